@@ -1,0 +1,256 @@
+//! The one interface every game implements.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+use std::str::FromStr;
+
+use crate::{GameKind, GameOptions, GameRng, Outcome, Seat, Viewer};
+
+/// Why a move was refused. The state is unchanged.
+///
+/// Messages only ever speak of what the mover knows: their own pieces, occupied squares and
+/// the rules; never of a hidden enemy piece.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The text is not a move in this game's notation.
+    #[error("{0}")]
+    Parse(String),
+    /// The game is over.
+    #[error("the game is over ({0}); no more moves can be played")]
+    GameOver(String),
+    /// The move is not legal now.
+    #[error("illegal move {mv}: {reason}")]
+    Illegal {
+        /// The move as written.
+        mv: String,
+        /// Why, in the mover's terms.
+        reason: String,
+    },
+}
+
+/// Why a setup or deal was refused: which square, which piece, what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// A square name that is not on the board.
+    #[error("{seat}: {text:?} is not a square of this board ({board})")]
+    BadSquare {
+        /// Whose setup (seat name, or "deal").
+        seat: String,
+        /// The text given.
+        text: String,
+        /// The board's squares, e.g. "a1..i8".
+        board: String,
+    },
+    /// A piece code this game does not know.
+    #[error("{seat}: {square}: unknown piece {code:?}; expected one of {known}")]
+    UnknownPiece {
+        /// Whose setup.
+        seat: String,
+        /// The square.
+        square: String,
+        /// The code given.
+        code: String,
+        /// The codes the game knows.
+        known: String,
+    },
+    /// A piece placed outside its owner's setup area.
+    #[error("{seat}: {square}: {piece} stands outside the setup area ({area})")]
+    OutsideArea {
+        /// Whose setup.
+        seat: String,
+        /// The square.
+        square: String,
+        /// The piece.
+        piece: String,
+        /// The area allowed.
+        area: String,
+    },
+    /// The army has the wrong number of some piece.
+    #[error("{seat}: {piece}: expected {expected}, found {found}")]
+    WrongCount {
+        /// Whose setup.
+        seat: String,
+        /// The piece.
+        piece: String,
+        /// How many the army has.
+        expected: u32,
+        /// How many were placed.
+        found: u32,
+    },
+    /// Anything else, said plainly.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// One hidden part of a game's initial state, committed to separately: a player's setup or
+/// the Banqi deal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HiddenPart {
+    /// The record tag that carries it, e.g. `WhiteSetup`, `RedSetup`, `Deal`.
+    pub name: &'static str,
+    /// The seat that knows it from the start (its owner), or `None` when nobody does.
+    pub owner: Option<Seat>,
+    /// Its canonical text.
+    pub text: String,
+}
+
+/// A game: rules, authoritative state, and what every viewer may know of it.
+///
+/// The state is the arbiter's: it holds everything. Information leaves it only through
+/// [`Game::observe`] and [`Game::view`], both for a [`Viewer`]; for a player or spectator
+/// they depend only on what that viewer may know, so two states that differ only in what a
+/// viewer cannot see give byte-identical output for that viewer.
+pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
+    /// Which game this is.
+    const KIND: GameKind;
+
+    /// The game's validated options.
+    type Options: GameOptions;
+    /// A move (an action): parsed from and written as text (`e3-e4`, Banqi flips `c3`).
+    type Move: Copy + Eq + Hash + Debug + Display + FromStr<Err = PlayError> + Send + Sync;
+    /// The hidden initial state: both setups, or the deal.
+    type Hidden: Clone + Debug + Send + Sync;
+    /// The full account of one ply, from which every viewer's view is derived.
+    type Event: Clone + Debug + Send + Sync;
+    /// One viewer's view of one ply. Its `Display` is the record token for that viewer
+    /// (`e3-e4`, `e3-e4{>}`, `c3{K}`).
+    type View: Clone + Debug + Display + Eq + Serialize;
+    /// One viewer's view of the whole current state.
+    type Observation: Clone + Debug + Eq + Serialize;
+
+    /// Starts a game from validated options and hidden state.
+    ///
+    /// # Errors
+    /// A [`SetupError`] if the hidden state does not fit the options (e.g. an army of
+    /// another size).
+    fn start(options: &Self::Options, hidden: Self::Hidden) -> Result<Self, SetupError>;
+
+    /// Draws the hidden initial state at random from `rng` (random setups, a shuffled deal).
+    fn random_hidden(options: &Self::Options, rng: &mut GameRng) -> Self::Hidden;
+
+    /// Reads the hidden state from a protocol request's JSON (`setups` for Generals and
+    /// Stratego, `deal` for Banqi); what the request leaves out is drawn from `rng`.
+    ///
+    /// # Errors
+    /// A [`SetupError`] naming the square, the piece and what is wrong.
+    fn hidden_from_json(
+        options: &Self::Options,
+        request: &serde_json::Map<String, serde_json::Value>,
+        rng: &mut GameRng,
+    ) -> Result<Self::Hidden, SetupError>;
+
+    /// The names of the hidden parts for these options, in the order of
+    /// [`Game::hidden_parts`] (e.g. `["WhiteSetup", "BlackSetup"]`, `["Deal"]`).
+    fn hidden_part_names(options: &Self::Options) -> &'static [&'static str];
+
+    /// The hidden state's parts, in a fixed order, each with its canonical text.
+    fn hidden_parts(hidden: &Self::Hidden) -> Vec<HiddenPart>;
+
+    /// Rebuilds the hidden state from the parts' texts, keyed by part name.
+    ///
+    /// # Errors
+    /// A [`SetupError`] if a part is missing or invalid.
+    fn hidden_from_parts(
+        options: &Self::Options,
+        parts: &BTreeMap<String, String>,
+    ) -> Result<Self::Hidden, SetupError>;
+
+    /// The options this game was started with.
+    fn options(&self) -> &Self::Options;
+
+    /// The seat to move, or `None` once the game is over.
+    fn to_move(&self) -> Option<Seat>;
+
+    /// The outcome, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Plies played so far.
+    fn ply(&self) -> u32;
+
+    /// Appends every legal move of the side to move to `out` (nothing once the game is over).
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// Whether `mv` is legal now.
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        let mut v = Vec::new();
+        self.legal_moves(&mut v);
+        v.contains(&mv)
+    }
+
+    /// A legal move drawn uniformly at random (for playouts), or `None` once the game is
+    /// over or the side to move has no move. Games may override this with a faster draw
+    /// that is still uniform over exactly the legal moves.
+    fn random_move(&self, rng: &mut GameRng) -> Option<Self::Move> {
+        use rand::Rng;
+        let mut v = Vec::new();
+        self.legal_moves(&mut v);
+        if v.is_empty() {
+            None
+        } else {
+            Some(v[rng.random_range(0..v.len())])
+        }
+    }
+
+    /// Plays `mv` for the side to move and returns what happened.
+    ///
+    /// # Errors
+    /// [`PlayError`] if the game is over or the move is illegal; the state is then unchanged.
+    fn play(&mut self, mv: Self::Move) -> Result<Self::Event, PlayError>;
+
+    /// Plays a move known to be legal, as fast as possible (random playouts, search).
+    /// Playing an illegal move this way is a logic error: the state becomes unspecified.
+    fn play_unchecked(&mut self, mv: Self::Move);
+
+    /// Ends the game from outside the board: resignation, agreed draw, time, abandonment.
+    ///
+    /// # Errors
+    /// [`PlayError::GameOver`] if the game has already ended.
+    fn conclude(&mut self, outcome: Outcome) -> Result<(), PlayError>;
+
+    /// What `viewer` observes of `event`.
+    fn view(&self, event: &Self::Event, viewer: Viewer) -> Self::View;
+
+    /// Everything `viewer` may know of the current state.
+    fn observe(&self, viewer: Viewer) -> Self::Observation;
+
+    /// Parses one record token written for the arbiter (the `Display` of an arbiter
+    /// [`Game::View`]) back into its move. The default takes the text before any `{`.
+    ///
+    /// # Errors
+    /// [`PlayError::Parse`] if the move part is not a move.
+    fn parse_token(token: &str) -> Result<Self::Move, PlayError> {
+        token.split('{').next().unwrap_or("").parse()
+    }
+}
+
+/// Parses and writes square names `a1`.. for a board of `files` × `ranks`.
+pub mod square {
+    /// The name of the square at zero-based `file`, `rank` (`a1` is 0, 0).
+    #[must_use]
+    pub fn name(file: u8, rank: u8) -> String {
+        format!("{}{}", (b'a' + file) as char, rank + 1)
+    }
+
+    /// The zero-based file and rank of a square name, if it lies on a `files` × `ranks` board.
+    #[must_use]
+    pub fn parse(text: &str, files: u8, ranks: u8) -> Option<(u8, u8)> {
+        let b = text.as_bytes();
+        if b.len() < 2 || b.len() > 3 {
+            return None;
+        }
+        let f = b[0].to_ascii_lowercase().checked_sub(b'a')?;
+        if !b[1..].iter().all(u8::is_ascii_digit) || b[1] == b'0' {
+            return None;
+        }
+        let r: u8 = text[1..].parse().ok()?;
+        (f < files && r >= 1 && r <= ranks).then(|| (f, r - 1))
+    }
+
+    /// The board's squares as a range, e.g. `a1..i8`.
+    #[must_use]
+    pub fn range(files: u8, ranks: u8) -> String {
+        format!("a1..{}", name(files - 1, ranks - 1))
+    }
+}

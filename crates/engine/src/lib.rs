@@ -1,0 +1,179 @@
+//! # salpakan-engine
+//!
+//! The rules of Game of the Generals, Stratego and Banqi behind one interface, the
+//! arbiter's authoritative state, each viewer's observation, and game records.
+//!
+//! Pure and fast: no I/O. Every game implements [`Game`]; a [`Match`] wraps a game with its
+//! commitments and history and writes and replays [records](record::Record); [`AnyMatch`]
+//! drives any game through text and JSON, as the arbiter protocol and the server do.
+//!
+//! ```
+//! use salpakan_engine::{Game, Match, generals::{Generals, GeneralsOptions}};
+//!
+//! let mut m = Match::<Generals>::random(&GeneralsOptions::default(), 7).unwrap();
+//! let mut moves = Vec::new();
+//! m.game().legal_moves(&mut moves);
+//! m.play(moves[0]).unwrap();
+//! assert_eq!(m.game().ply(), 1);
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod commit;
+mod game;
+mod matches;
+mod options;
+mod outcome;
+pub mod record;
+mod seat;
+
+pub mod generals;
+
+pub use commit::{GameRng, Salt, commitment, rng_from_seed, to_hex};
+pub use game::{Game, HiddenPart, PlayError, SetupError, square};
+pub use matches::{AnyMatch, Copy, Match, PlyViews, reason_ends_off_board};
+pub use options::{
+    GameOptions, OptionError, limit_text, parse_bool, parse_choice, parse_limit, unknown_option,
+};
+pub use outcome::{EndReason, Outcome, OutcomeView};
+pub use record::{Record, RecordError};
+pub use seat::{Seat, Viewer};
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The games salpakan plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Game of the Generals (Salpakan).
+    Generals,
+    /// Stratego.
+    Stratego,
+    /// Banqi (Dark Chess, Half Chess).
+    Banqi,
+}
+
+impl GameKind {
+    /// Every game.
+    pub const ALL: [GameKind; 3] = [GameKind::Generals, GameKind::Stratego, GameKind::Banqi];
+
+    /// The name used in protocols and records.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Generals => "generals",
+            GameKind::Stratego => "stratego",
+            GameKind::Banqi => "banqi",
+        }
+    }
+
+    /// The game's own name for a seat (`white`/`black`, `red`/`blue`, `first`/`second`).
+    #[must_use]
+    pub const fn seat_name(self, seat: Seat) -> &'static str {
+        match (self, seat) {
+            (GameKind::Generals, Seat::First) => "white",
+            (GameKind::Generals, Seat::Second) => "black",
+            (GameKind::Stratego, Seat::First) => "red",
+            (GameKind::Stratego, Seat::Second) => "blue",
+            (GameKind::Banqi, Seat::First) => "first",
+            (GameKind::Banqi, Seat::Second) => "second",
+        }
+    }
+
+    /// The seat with this name in this game.
+    #[must_use]
+    pub fn parse_seat(self, name: &str) -> Option<Seat> {
+        Seat::BOTH
+            .into_iter()
+            .find(|&s| self.seat_name(s).eq_ignore_ascii_case(name))
+    }
+
+    /// Starts a match from a protocol request: options as JSON, the hidden state from the
+    /// request (`setups` or `deal`; what is missing is drawn from `seed`), salts from `seed`.
+    ///
+    /// # Errors
+    /// Bad options or a bad setup, with a message naming what is wrong.
+    pub fn new_match(
+        self,
+        options: &serde_json::Value,
+        request: &serde_json::Map<String, serde_json::Value>,
+        seed: u64,
+    ) -> Result<Box<dyn AnyMatch>, StartError> {
+        fn go<G: Game>(
+            options: &serde_json::Value,
+            request: &serde_json::Map<String, serde_json::Value>,
+            seed: u64,
+        ) -> Result<Box<dyn AnyMatch>, StartError> {
+            let options = G::Options::from_json(options)?;
+            let mut rng = rng_from_seed(seed);
+            let hidden = G::hidden_from_json(&options, request, &mut rng)?;
+            let mut m = Match::<G>::start(&options, hidden, &mut rng)?;
+            m.set_seed(seed);
+            Ok(Box::new(m))
+        }
+        match self {
+            GameKind::Generals => go::<generals::Generals>(options, request, seed),
+            other => Err(StartError::NotYet(other.name())),
+        }
+    }
+
+    /// Replays a full record of this game.
+    ///
+    /// # Errors
+    /// The first problem in the record.
+    pub fn replay(self, record: &Record) -> Result<Box<dyn AnyMatch>, RecordError> {
+        match self {
+            GameKind::Generals => Ok(Box::new(Match::<generals::Generals>::replay(record)?)),
+            other => Err(RecordError::BadTag {
+                tag: "Game".into(),
+                message: format!(
+                    "{} records cannot be replayed by this version",
+                    other.name()
+                ),
+            }),
+        }
+    }
+}
+
+/// Replays any full record, whatever its game.
+///
+/// # Errors
+/// A missing or unknown `Game` tag, or the first problem in the record.
+pub fn replay_record(record: &Record) -> Result<Box<dyn AnyMatch>, RecordError> {
+    let g = record.require("Game")?;
+    let kind: GameKind = g.parse().map_err(|m| RecordError::BadTag {
+        tag: "Game".into(),
+        message: m,
+    })?;
+    kind.replay(record)
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for GameKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown game {s:?}; expected generals, stratego or banqi"))
+    }
+}
+
+/// Why a match could not start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    /// Bad options.
+    #[error("{0}")]
+    Options(#[from] OptionError),
+    /// A bad setup or deal.
+    #[error("{0}")]
+    Setup(#[from] SetupError),
+    /// The game is not available in this build.
+    #[error("{0} is not available yet")]
+    NotYet(&'static str),
+}

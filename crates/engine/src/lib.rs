@@ -29,6 +29,8 @@ pub mod record;
 mod seat;
 
 pub mod generals;
+pub mod banqi;
+pub mod cdc;
 
 pub use commit::{GameRng, Salt, commitment, rng_from_seed, to_hex};
 pub use game::{Game, HiddenPart, PlayError, SetupError, square};
@@ -114,6 +116,7 @@ impl GameKind {
         }
         match self {
             GameKind::Generals => go::<generals::Generals>(options, request, seed),
+            GameKind::Banqi => go::<banqi::Banqi>(options, request, seed),
             other => Err(StartError::NotYet(other.name())),
         }
     }
@@ -125,6 +128,7 @@ impl GameKind {
     pub fn replay(self, record: &Record) -> Result<Box<dyn AnyMatch>, RecordError> {
         match self {
             GameKind::Generals => Ok(Box::new(Match::<generals::Generals>::replay(record)?)),
+            GameKind::Banqi => Ok(Box::new(Match::<banqi::Banqi>::replay(record)?)),
             other => Err(RecordError::BadTag {
                 tag: "Game".into(),
                 message: format!(

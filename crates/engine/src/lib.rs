@@ -29,6 +29,8 @@ pub mod record;
 mod seat;
 
 pub mod generals;
+pub mod gravon;
+pub mod stratego;
 pub mod banqi;
 pub mod cdc;
 
@@ -116,6 +118,7 @@ impl GameKind {
         }
         match self {
             GameKind::Generals => go::<generals::Generals>(options, request, seed),
+            GameKind::Stratego => go::<stratego::Stratego>(options, request, seed),
             GameKind::Banqi => go::<banqi::Banqi>(options, request, seed),
             other => Err(StartError::NotYet(other.name())),
         }
@@ -128,6 +131,7 @@ impl GameKind {
     pub fn replay(self, record: &Record) -> Result<Box<dyn AnyMatch>, RecordError> {
         match self {
             GameKind::Generals => Ok(Box::new(Match::<generals::Generals>::replay(record)?)),
+            GameKind::Stratego => Ok(Box::new(Match::<stratego::Stratego>::replay(record)?)),
             GameKind::Banqi => Ok(Box::new(Match::<banqi::Banqi>::replay(record)?)),
             other => Err(RecordError::BadTag {
                 tag: "Game".into(),

@@ -1,1 +1,113 @@
-fn main() {}
+//! `salpakan`: the arbiter, game records and benchmarks for Game of the Generals, Stratego
+//! and Banqi.
+#![forbid(unsafe_code)]
+
+mod arbiter;
+mod bench;
+mod records;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// salpakan: a neutral arbiter for hidden-piece war games (Game of the Generals, Stratego,
+/// Banqi).
+#[derive(Parser, Debug)]
+#[command(name = "salpakan", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Speak the arbiter protocol: one JSON request per line on stdin, one JSON answer per
+    /// line on stdout (see docs/arbiter-protocol.md).
+    Arbiter,
+    /// Check, verify and import game records.
+    #[command(subcommand)]
+    Record(RecordCommand),
+    /// Measure random playouts on one core: playouts/s and plies/s for each game.
+    Bench {
+        /// Which game: generals, stratego, banqi or all.
+        #[arg(long, default_value = "all")]
+        game: String,
+        /// Seconds to spend on each game.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+        /// Seed for the random setups and moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum RecordCommand {
+    /// Replay full records: print each result, or the first illegal move with its ply and why.
+    Check {
+        /// Record files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Replay full records and check every commitment against the revealed setups and salts.
+    Verify {
+        /// Record files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Convert records of other programs to salpakan records.
+    #[command(subcommand)]
+    Import(ImportCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum ImportCommand {
+    /// Gravon Stratego games (StraDoS2 XML).
+    Gravon {
+        /// XML files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write each record to DIR/<name>.rec instead of standard output.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// The two-squares limit to use (default: 5 for games before 2013, 3 after, from the
+        /// file name's date; 3 when unknown).
+        #[arg(long)]
+        two_square_limit: Option<u32>,
+    },
+    /// Computer Dark Chess (Banqi) game records.
+    Cdc {
+        /// Record files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write each record to DIR/<name>.rec instead of standard output.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// The no-progress limit in plies (default 60, as the course platform plays).
+        #[arg(long, default_value_t = 60)]
+        quiet_limit: u32,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Arbiter => arbiter::serve().map_err(|e| format!("arbiter: {e}")),
+        Command::Record(RecordCommand::Check { files }) => records::check(&files, false),
+        Command::Record(RecordCommand::Verify { files }) => records::check(&files, true),
+        Command::Record(RecordCommand::Import(ImportCommand::Gravon { files, out, two_square_limit })) => {
+            records::import_gravon(&files, out.as_deref(), two_square_limit)
+        }
+        Command::Record(RecordCommand::Import(ImportCommand::Cdc { files, out, quiet_limit })) => {
+            records::import_cdc(&files, out.as_deref(), quiet_limit)
+        }
+        Command::Bench { game, seconds, seed } => bench::run(&game, seconds, seed),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("salpakan: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

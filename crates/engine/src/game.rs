@@ -193,6 +193,12 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
         }
     }
 
+    /// The colour each seat plays once it is known (Banqi: after the first flip), e.g.
+    /// `["red", "black"]` by seat index; `None` for games whose seats are their colours.
+    fn seat_colours(&self) -> Option<[&'static str; 2]> {
+        None
+    }
+
     /// Plays `mv` for the side to move and returns what happened.
     ///
     /// # Errors

@@ -393,6 +393,8 @@ pub trait AnyMatch: Send + Sync + std::fmt::Debug {
     fn outcome(&self) -> Option<Outcome>;
     /// Plies played.
     fn ply(&self) -> u32;
+    /// The colour each seat plays, once known (Banqi), by seat index.
+    fn seat_colours(&self) -> Option<[&'static str; 2]>;
     /// The options as canonical JSON.
     fn options_json(&self) -> serde_json::Value;
     /// The legal moves of the side to move, written as text.
@@ -440,6 +442,9 @@ impl<G: Game> AnyMatch for Match<G> {
     }
     fn ply(&self) -> u32 {
         self.game.ply()
+    }
+    fn seat_colours(&self) -> Option<[&'static str; 2]> {
+        self.game.seat_colours()
     }
     fn options_json(&self) -> serde_json::Value {
         self.game.options().to_json()

@@ -120,7 +120,6 @@ impl GameKind {
             GameKind::Generals => go::<generals::Generals>(options, request, seed),
             GameKind::Stratego => go::<stratego::Stratego>(options, request, seed),
             GameKind::Banqi => go::<banqi::Banqi>(options, request, seed),
-            other => Err(StartError::NotYet(other.name())),
         }
     }
 
@@ -133,13 +132,6 @@ impl GameKind {
             GameKind::Generals => Ok(Box::new(Match::<generals::Generals>::replay(record)?)),
             GameKind::Stratego => Ok(Box::new(Match::<stratego::Stratego>::replay(record)?)),
             GameKind::Banqi => Ok(Box::new(Match::<banqi::Banqi>::replay(record)?)),
-            other => Err(RecordError::BadTag {
-                tag: "Game".into(),
-                message: format!(
-                    "{} records cannot be replayed by this version",
-                    other.name()
-                ),
-            }),
         }
     }
 }

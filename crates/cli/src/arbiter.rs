@@ -6,14 +6,16 @@
 use std::io::{BufRead, Write};
 
 use salpakan_engine::{
-    AnyMatch, Copy, EndReason, GameKind, Outcome, Record, Seat, Viewer, reason_ends_off_board, replay_record,
+    AnyMatch, Copy, EndReason, GameKind, Outcome, Record, Seat, Viewer, reason_ends_off_board,
+    replay_record,
 };
 use serde_json::{Map, Value, json};
 
 /// The longest request line accepted, in bytes.
 pub const MAX_LINE: usize = 1 << 20;
 
-const OPS: &str = "new, legal, play, observe, history, record, resign, draw, end, load, status, help";
+const OPS: &str =
+    "new, legal, play, observe, history, record, resign, draw, end, load, status, help";
 
 /// The arbiter: at most one game at a time, replaced by `new` or `load`.
 #[derive(Debug, Default)]
@@ -42,14 +44,22 @@ impl Arbiter {
     /// Answers one request line. Never panics on input; a refused request changes nothing.
     pub fn handle(&mut self, line: &str) -> Value {
         let parsed: Result<Value, _> = if line.len() > MAX_LINE {
-            Err(format!("the request is {} bytes; the limit is {MAX_LINE}", line.len()))
+            Err(format!(
+                "the request is {} bytes; the limit is {MAX_LINE}",
+                line.len()
+            ))
         } else {
             serde_json::from_str(line).map_err(|e| format!("the request is not valid JSON: {e}"))
         };
         let (id, answer) = match parsed {
             Err(e) => (None, Err(Refusal(e))),
             Ok(Value::Object(req)) => (req.get("id").cloned(), self.dispatch(&req)),
-            Ok(_) => (None, Err(Refusal("a request is a JSON object such as {\"op\":\"legal\"}".into()))),
+            Ok(_) => (
+                None,
+                Err(Refusal(
+                    "a request is a JSON object such as {\"op\":\"legal\"}".into(),
+                )),
+            ),
         };
         let mut out = match answer {
             Ok(mut m) => {
@@ -79,7 +89,11 @@ impl Arbiter {
         let op = match req.get("op") {
             Some(Value::String(s)) => s.as_str(),
             Some(_) => return Err(Refusal("\"op\" must be a string".into())),
-            None => return Err(Refusal(format!("the request has no \"op\"; expected one of {OPS}"))),
+            None => {
+                return Err(Refusal(format!(
+                    "the request has no \"op\"; expected one of {OPS}"
+                )));
+            }
         };
         match op {
             "new" => self.op_new(req),
@@ -87,7 +101,9 @@ impl Arbiter {
             "help" => Ok(obj(json!({ "ops": OPS.split(", ").collect::<Vec<_>>() }))),
             "legal" => {
                 let g = self.game()?;
-                Ok(obj(json!({ "to_move": seat_name(g, g.to_move()), "moves": g.legal_moves() })))
+                Ok(obj(
+                    json!({ "to_move": seat_name(g, g.to_move()), "moves": g.legal_moves() }),
+                ))
             }
             "play" => self.op_play(req),
             "observe" => {
@@ -106,7 +122,10 @@ impl Arbiter {
                     None | Some(Viewer::Arbiter) => Copy::Full,
                     Some(Viewer::Player(s)) => Copy::Seat(s),
                     Some(Viewer::Spectator) => {
-                        return Err(Refusal("records are written for a seat or in full; ask for a seat or none".into()));
+                        return Err(Refusal(
+                            "records are written for a seat or in full; ask for a seat or none"
+                                .into(),
+                        ));
                     }
                 };
                 Ok(obj(json!({ "record": g.record(copy).to_text() })))
@@ -127,7 +146,9 @@ impl Arbiter {
                 Ok(result_answer(g.as_ref()))
             }
             "end" => self.op_end(req),
-            other => Err(Refusal(format!("unknown op {other:?}; expected one of {OPS}"))),
+            other => Err(Refusal(format!(
+                "unknown op {other:?}; expected one of {OPS}"
+            ))),
         }
     }
 
@@ -163,7 +184,10 @@ impl Arbiter {
             "result": result_json(g),
         }));
         if let Some(c) = g.seat_colours() {
-            m.insert("colours".into(), json!({ kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1] }));
+            m.insert(
+                "colours".into(),
+                json!({ kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1] }),
+            );
         }
         m
     }
@@ -171,11 +195,17 @@ impl Arbiter {
     fn op_new(&mut self, req: &Map<String, Value>) -> Answer {
         let kind: GameKind = match req.get("game") {
             Some(Value::String(s)) => s.parse()?,
-            _ => return Err(Refusal("new needs \"game\": \"generals\", \"stratego\" or \"banqi\"".into())),
+            _ => {
+                return Err(Refusal(
+                    "new needs \"game\": \"generals\", \"stratego\" or \"banqi\"".into(),
+                ));
+            }
         };
         let seed = match req.get("seed") {
             None | Some(Value::Null) => os_seed()?,
-            Some(v) => v.as_u64().ok_or_else(|| Refusal("\"seed\" must be a whole number from 0 to 2^64-1".into()))?,
+            Some(v) => v.as_u64().ok_or_else(|| {
+                Refusal("\"seed\" must be a whole number from 0 to 2^64-1".into())
+            })?,
         };
         let options = req.get("options").cloned().unwrap_or(Value::Null);
         let mut g = kind.new_match(&options, req, seed)?;
@@ -213,7 +243,9 @@ impl Arbiter {
         let mv = req
             .get("move")
             .and_then(Value::as_str)
-            .ok_or_else(|| Refusal("play needs \"move\", e.g. {\"op\":\"play\",\"move\":\"e3-e4\"}".into()))?
+            .ok_or_else(|| {
+                Refusal("play needs \"move\", e.g. {\"op\":\"play\",\"move\":\"e3-e4\"}".into())
+            })?
             .to_string();
         let claimed = match self.game()?.to_move() {
             None => None,
@@ -245,7 +277,10 @@ impl Arbiter {
             "result": result_json(g.as_ref()),
         }));
         if let Some(c) = g.seat_colours() {
-            m.insert("colours".into(), json!({ kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1] }));
+            m.insert(
+                "colours".into(),
+                json!({ kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1] }),
+            );
         }
         Ok(m)
     }
@@ -254,10 +289,17 @@ impl Arbiter {
         let reason: EndReason = req
             .get("reason")
             .and_then(Value::as_str)
-            .ok_or_else(|| Refusal("end needs \"reason\": time, abandonment, forfeit, resignation or agreement".into()))?
+            .ok_or_else(|| {
+                Refusal(
+                    "end needs \"reason\": time, abandonment, forfeit, resignation or agreement"
+                        .into(),
+                )
+            })?
             .parse()?;
         if !reason_ends_off_board(reason) {
-            return Err(Refusal(format!("{reason} is decided on the board by the arbiter; it cannot be declared")));
+            return Err(Refusal(format!(
+                "{reason} is decided on the board by the arbiter; it cannot be declared"
+            )));
         }
         let kind = self.game()?.kind();
         let winner = match req.get("winner") {
@@ -268,7 +310,9 @@ impl Arbiter {
             Some(_) => return Err(Refusal("\"winner\" must be a seat name or null".into())),
         };
         if winner.is_none() && reason != EndReason::Agreement {
-            return Err(Refusal(format!("end with reason {reason} needs \"winner\"")));
+            return Err(Refusal(format!(
+                "end with reason {reason} needs \"winner\""
+            )));
         }
         let g = self.game_mut()?;
         g.conclude(Outcome { winner, reason })?;
@@ -289,7 +333,9 @@ fn obj(v: Value) -> Map<String, Value> {
 
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
 }
 
 fn seat_name(g: &dyn AnyMatch, s: Option<Seat>) -> Value {
@@ -297,7 +343,9 @@ fn seat_name(g: &dyn AnyMatch, s: Option<Seat>) -> Value {
 }
 
 fn result_json(g: &dyn AnyMatch) -> Value {
-    g.outcome().map_or(Value::Null, |o| serde_json::to_value(o.view(g.kind())).unwrap_or(Value::Null))
+    g.outcome().map_or(Value::Null, |o| {
+        serde_json::to_value(o.view(g.kind())).unwrap_or(Value::Null)
+    })
 }
 
 fn result_answer(g: &dyn AnyMatch) -> Map<String, Value> {
@@ -311,14 +359,17 @@ fn viewer_arg(g: &dyn AnyMatch, req: &Map<String, Value>) -> Result<Option<Viewe
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s == "spectator" => Ok(Some(Viewer::Spectator)),
         Some(Value::String(s)) if s == "arbiter" => Ok(Some(Viewer::Arbiter)),
-        Some(Value::String(s)) => kind.parse_seat(s).map(|s| Some(Viewer::Player(s))).ok_or_else(|| {
-            Refusal(format!(
-                "{s:?} is not a seat of {}; use {:?}, {:?}, \"spectator\" or \"arbiter\"",
-                kind.name(),
-                kind.seat_name(Seat::First),
-                kind.seat_name(Seat::Second)
-            ))
-        }),
+        Some(Value::String(s)) => kind
+            .parse_seat(s)
+            .map(|s| Some(Viewer::Player(s)))
+            .ok_or_else(|| {
+                Refusal(format!(
+                    "{s:?} is not a seat of {}; use {:?}, {:?}, \"spectator\" or \"arbiter\"",
+                    kind.name(),
+                    kind.seat_name(Seat::First),
+                    kind.seat_name(Seat::Second)
+                ))
+            }),
         Some(_) => Err(Refusal("\"seat\" must be a string".into())),
     }
 }

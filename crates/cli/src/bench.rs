@@ -12,10 +12,19 @@ struct Row {
     stats: PlayoutStats,
 }
 
-fn measure<G: Game>(game: &'static str, options: &str, seconds: f64, seed: u64) -> Result<Row, String> {
+fn measure<G: Game>(
+    game: &'static str,
+    options: &str,
+    seconds: f64,
+    seed: u64,
+) -> Result<Row, String> {
     let o = G::Options::from_text(options).map_err(|e| format!("{game}: {e}"))?;
     let stats = playouts::<G>(&o, Duration::from_secs_f64(seconds), seed);
-    Ok(Row { game, options: options.to_string(), stats })
+    Ok(Row {
+        game,
+        options: options.to_string(),
+        stats,
+    })
 }
 
 /// Runs the benchmark for `which` (a game name or `all`) and prints the table.
@@ -27,10 +36,17 @@ pub fn run(which: &str, seconds: f64, seed: u64) -> Result<(), String> {
     let mut rows = Vec::new();
     if all || which == "generals" {
         let _ = GeneralsOptions::default();
-        rows.push(measure::<Generals>("generals", "max_quiet_plies=200", seconds, seed)?);
+        rows.push(measure::<Generals>(
+            "generals",
+            "max_quiet_plies=200",
+            seconds,
+            seed,
+        )?);
     }
     if rows.is_empty() {
-        return Err(format!("unknown game {which:?}; expected generals, stratego, banqi or all"));
+        return Err(format!(
+            "unknown game {which:?}; expected generals, stratego, banqi or all"
+        ));
     }
     println!("Random playouts, full legality, one thread ({seconds} s per game, seed {seed})");
     println!();

@@ -95,13 +95,21 @@ fn main() -> ExitCode {
         Command::Arbiter => arbiter::serve().map_err(|e| format!("arbiter: {e}")),
         Command::Record(RecordCommand::Check { files }) => records::check(&files, false),
         Command::Record(RecordCommand::Verify { files }) => records::check(&files, true),
-        Command::Record(RecordCommand::Import(ImportCommand::Gravon { files, out, two_square_limit })) => {
-            records::import_gravon(&files, out.as_deref(), two_square_limit)
-        }
-        Command::Record(RecordCommand::Import(ImportCommand::Cdc { files, out, quiet_limit })) => {
-            records::import_cdc(&files, out.as_deref(), quiet_limit)
-        }
-        Command::Bench { game, seconds, seed } => bench::run(&game, seconds, seed),
+        Command::Record(RecordCommand::Import(ImportCommand::Gravon {
+            files,
+            out,
+            two_square_limit,
+        })) => records::import_gravon(&files, out.as_deref(), two_square_limit),
+        Command::Record(RecordCommand::Import(ImportCommand::Cdc {
+            files,
+            out,
+            quiet_limit,
+        })) => records::import_cdc(&files, out.as_deref(), quiet_limit),
+        Command::Bench {
+            game,
+            seconds,
+            seed,
+        } => bench::run(&game, seconds, seed),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

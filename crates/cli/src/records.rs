@@ -39,23 +39,31 @@ fn check_one(path: &Path, verify: bool) -> Result<String, String> {
     if verify {
         m.verify_record(&record).map_err(|e| e.to_string())?;
         let names: Vec<String> = m.commitment_list().into_iter().map(|(n, _)| n).collect();
-        line = format!("{line}; {} commitment(s) verified ({})", names.len(), names.join(", "));
+        line = format!(
+            "{line}; {} commitment(s) verified ({})",
+            names.len(),
+            names.join(", ")
+        );
     }
     Ok(line)
 }
 
 fn emit(records: Vec<(PathBuf, Result<Record, String>)>, out: Option<&Path>) -> Result<(), String> {
     if let Some(dir) = out {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
     }
     let total = records.len();
     let mut failed = 0;
     for (src, r) in records {
         match (r, out) {
             (Ok(rec), Some(dir)) => {
-                let stem = src.file_stem().map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
+                let stem = src
+                    .file_stem()
+                    .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
                 let dest = dir.join(format!("{stem}.rec"));
-                std::fs::write(&dest, rec.to_text()).map_err(|e| format!("{}: cannot write: {e}", dest.display()))?;
+                std::fs::write(&dest, rec.to_text())
+                    .map_err(|e| format!("{}: cannot write: {e}", dest.display()))?;
                 println!("{} -> {}", src.display(), dest.display());
             }
             (Ok(rec), None) => println!("{}", rec.to_text()),
@@ -72,12 +80,21 @@ fn emit(records: Vec<(PathBuf, Result<Record, String>)>, out: Option<&Path>) -> 
 }
 
 /// Imports Gravon StraDoS2 XML files.
-pub fn import_gravon(files: &[PathBuf], out: Option<&Path>, limit: Option<u32>) -> Result<(), String> {
+pub fn import_gravon(
+    files: &[PathBuf],
+    out: Option<&Path>,
+    limit: Option<u32>,
+) -> Result<(), String> {
     let _ = limit;
     let recs = files
         .iter()
         .map(|f| {
-            let r = read(f).and_then(|_| Err(format!("{}: Stratego import is not available yet", f.display())));
+            let r = read(f).and_then(|_| {
+                Err(format!(
+                    "{}: Stratego import is not available yet",
+                    f.display()
+                ))
+            });
             (f.clone(), r)
         })
         .collect();
@@ -90,7 +107,12 @@ pub fn import_cdc(files: &[PathBuf], out: Option<&Path>, quiet_limit: u32) -> Re
     let recs = files
         .iter()
         .map(|f| {
-            let r = read(f).and_then(|_| Err(format!("{}: Banqi import is not available yet", f.display())));
+            let r = read(f).and_then(|_| {
+                Err(format!(
+                    "{}: Banqi import is not available yet",
+                    f.display()
+                ))
+            });
             (f.clone(), r)
         })
         .collect();

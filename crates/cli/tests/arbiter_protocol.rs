@@ -20,7 +20,11 @@ impl Arbiter {
             .expect("the salpakan binary starts");
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
-        Arbiter { child, stdin, stdout }
+        Arbiter {
+            child,
+            stdin,
+            stdout,
+        }
     }
 
     fn raw(&mut self, line: &str) -> Value {
@@ -76,9 +80,17 @@ fn new_answers_ok_with_commitments_and_legal_lists_from_to_moves() {
     assert_eq!(n["id"], "g1", "the request id is echoed");
     assert_eq!(n["to_move"], "white");
     assert_eq!(n["commitments"]["WhiteSetup"].as_str().unwrap().len(), 64);
-    assert!(n.to_string().find("\"ok\"").unwrap() < 5, "ok comes first: {n}");
+    assert!(
+        n.to_string().find("\"ok\"").unwrap() < 5,
+        "ok comes first: {n}"
+    );
     let l = a.ok(json!({"op":"legal"}));
-    let moves: Vec<&str> = l["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    let moves: Vec<&str> = l["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
     assert!(moves.contains(&"d3-d4") && moves.contains(&"g3-h3") && moves.contains(&"g1-h1"));
     assert!(!moves.contains(&"a1-a2"), "a2 holds a friendly piece");
     assert_eq!(moves.len(), 10, "{moves:?}");
@@ -95,16 +107,28 @@ fn play_gives_each_seat_its_own_view_and_never_a_hidden_rank() {
     // White's Captain challenges Black's Captain: a split.
     let r = a.ok(json!({"op":"play","move":"d4-d5"}));
     assert_eq!(r["views"]["white"]["piece"], "CPT");
-    assert_eq!(r["views"]["white"]["challenge"]["result"], "both_eliminated");
-    assert!(r["views"]["white"]["challenge"].get("defender").is_none(), "{r}");
+    assert_eq!(
+        r["views"]["white"]["challenge"]["result"],
+        "both_eliminated"
+    );
+    assert!(
+        r["views"]["white"]["challenge"].get("defender").is_none(),
+        "{r}"
+    );
     assert!(r["views"]["black"].get("piece").is_none(), "{r}");
     assert_eq!(r["views"]["black"]["challenge"]["defender"], "CPT");
-    assert_eq!(r["views"]["black"]["challenge"]["emptied"], json!(["d4", "d5"]));
+    assert_eq!(
+        r["views"]["black"]["challenge"]["emptied"],
+        json!(["d4", "d5"])
+    );
     assert!(!r["spectator"].to_string().contains("CPT"));
     let o = a.ok(json!({"op":"observe","seat":"black"}));
     let board = &o["observation"]["board"];
     assert_eq!(board["a8"]["piece"], "FLG");
-    assert!(board["a1"].get("piece").is_none(), "white's Flag is hidden from black");
+    assert!(
+        board["a1"].get("piece").is_none(),
+        "white's Flag is hidden from black"
+    );
     assert!(!o.to_string().contains("5G\"},\"d2") && board["c2"].get("piece").is_none());
 }
 
@@ -112,11 +136,25 @@ fn play_gives_each_seat_its_own_view_and_never_a_hidden_rank() {
 fn record_gives_the_full_record_or_a_seats_copy() {
     let mut a = Arbiter::start();
     a.ok(json!({"op":"new","game":"generals","seed":3,"players":{"white":"Ana","black":"Ben"}}));
-    let full = a.ok(json!({"op":"record"}))["record"].as_str().unwrap().to_string();
-    assert!(full.contains("[White \"Ana\"]") && full.contains("[WhiteSetup \"") && full.contains("[BlackSetupSalt"));
-    let copy = a.ok(json!({"op":"record","seat":"black"}))["record"].as_str().unwrap().to_string();
+    let full = a.ok(json!({"op":"record"}))["record"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        full.contains("[White \"Ana\"]")
+            && full.contains("[WhiteSetup \"")
+            && full.contains("[BlackSetupSalt")
+    );
+    let copy = a.ok(json!({"op":"record","seat":"black"}))["record"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(copy.contains("[Copy \"black\"]") && copy.contains("[BlackSetup \""));
-    assert!(!copy.contains("[WhiteSetup ") && !copy.contains("WhiteSetupSalt") && copy.contains("[WhiteSetupCommit"));
+    assert!(
+        !copy.contains("[WhiteSetup ")
+            && !copy.contains("WhiteSetupSalt")
+            && copy.contains("[WhiteSetupCommit")
+    );
     // A full record loads back.
     let l = a.ok(json!({"op":"load","record":full}));
     assert_eq!(l["game"], "generals");
@@ -160,23 +198,45 @@ fn bad_requests_of_every_kind_get_a_clear_error_and_change_nothing() {
         (r#"{"op":"play","move":"e6-e5"}"#, "white's turn"),
         (r#"{"op":"play","move":"h3-h4"}"#, "no piece on h3"),
         (r#"{"op":"play","move":"a1-a2"}"#, "your own"),
-        (r#"{"op":"play","move":"e3-e4","seat":"black"}"#, "white's turn"),
+        (
+            r#"{"op":"play","move":"e3-e4","seat":"black"}"#,
+            "white's turn",
+        ),
         (r#"{"op":"play","move":"e3-e4","seat":"red"}"#, "not a seat"),
         (r#"{"op":"observe","seat":7}"#, "must be a string"),
         (r#"{"op":"new","game":"chess"}"#, "unknown game"),
-        (r#"{"op":"new","game":"generals","options":{"flag_rule":"never"}}"#, "adjacent, one_turn, electronic"),
-        (r#"{"op":"new","game":"generals","options":{"colour":"red"}}"#, "unknown option"),
+        (
+            r#"{"op":"new","game":"generals","options":{"flag_rule":"never"}}"#,
+            "adjacent, one_turn, electronic",
+        ),
+        (
+            r#"{"op":"new","game":"generals","options":{"colour":"red"}}"#,
+            "unknown option",
+        ),
         (r#"{"op":"new","game":"generals","seed":-1}"#, "seed"),
-        (r#"{"op":"new","game":"generals","setups":{"white":{"a5":"FLG"}}}"#, "a5"),
-        (r#"{"op":"new","game":"generals","setups":{"green":{}}}"#, "not a seat"),
-        (r#"{"op":"end","reason":"flag_captured","winner":"white"}"#, "decided on the board"),
+        (
+            r#"{"op":"new","game":"generals","setups":{"white":{"a5":"FLG"}}}"#,
+            "a5",
+        ),
+        (
+            r#"{"op":"new","game":"generals","setups":{"green":{}}}"#,
+            "not a seat",
+        ),
+        (
+            r#"{"op":"end","reason":"flag_captured","winner":"white"}"#,
+            "decided on the board",
+        ),
         (r#"{"op":"resign"}"#, "needs \"seat\""),
         (r#"{"op":"load","record":"nonsense"}"#, "line 1"),
     ];
     for (req, want) in cases {
         let e = a.refused(req);
         assert!(e.contains(want), "{req}: {e:?} should mention {want:?}");
-        assert_eq!(a.ok(json!({"op":"observe"})), before, "{req} changed the game");
+        assert_eq!(
+            a.ok(json!({"op":"observe"})),
+            before,
+            "{req} changed the game"
+        );
     }
     let huge = format!(r#"{{"op":"play","move":"{}"}}"#, "x".repeat(2 << 20));
     assert!(a.refused(&huge).contains("longer than"));
@@ -194,14 +254,26 @@ fn resignation_agreement_and_declared_endings_set_the_result() {
     let mut a = Arbiter::start();
     a.ok(json!({"op":"new","game":"generals","seed":1}));
     let r = a.ok(json!({"op":"resign","seat":"white"}));
-    assert_eq!(r["result"], json!({"winner":"black","reason":"resignation"}));
+    assert_eq!(
+        r["result"],
+        json!({"winner":"black","reason":"resignation"})
+    );
     a.ok(json!({"op":"new","game":"generals","seed":1}));
-    assert_eq!(a.ok(json!({"op":"draw"}))["result"], json!({"winner":null,"reason":"agreement"}));
+    assert_eq!(
+        a.ok(json!({"op":"draw"}))["result"],
+        json!({"winner":null,"reason":"agreement"})
+    );
     a.ok(json!({"op":"new","game":"generals","seed":1}));
     let r = a.ok(json!({"op":"end","reason":"time","winner":"black"}));
     assert_eq!(r["result"]["reason"], "time");
-    let rec = a.ok(json!({"op":"record"}))["record"].as_str().unwrap().to_string();
-    assert!(rec.contains("[Reason \"time\"]") && rec.trim_end().ends_with("0-1"), "{rec}");
+    let rec = a.ok(json!({"op":"record"}))["record"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        rec.contains("[Reason \"time\"]") && rec.trim_end().ends_with("0-1"),
+        "{rec}"
+    );
 }
 
 #[test]
@@ -212,5 +284,8 @@ fn the_same_seed_gives_the_same_game() {
     let y = b.ok(json!({"op":"new","game":"generals","seed":42}));
     assert_eq!(x["commitments"], y["commitments"]);
     let z = b.ok(json!({"op":"new","game":"generals"}));
-    assert_ne!(x["commitments"], z["commitments"], "without a seed, the OS picks one");
+    assert_ne!(
+        x["commitments"], z["commitments"],
+        "without a seed, the OS picks one"
+    );
 }

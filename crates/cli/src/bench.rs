@@ -2,8 +2,10 @@
 
 use std::time::Duration;
 
+use salpakan_engine::banqi::Banqi;
 use salpakan_engine::bench::{PlayoutStats, playouts};
-use salpakan_engine::generals::{Generals, GeneralsOptions};
+use salpakan_engine::generals::Generals;
+use salpakan_engine::stratego::Stratego;
 use salpakan_engine::{Game, GameOptions};
 
 struct Row {
@@ -35,13 +37,30 @@ pub fn run(which: &str, seconds: f64, seed: u64) -> Result<(), String> {
     let all = which == "all";
     let mut rows = Vec::new();
     if all || which == "generals" {
-        let _ = GeneralsOptions::default();
         rows.push(measure::<Generals>(
             "generals",
             "max_quiet_plies=200",
             seconds,
             seed,
         )?);
+    }
+    if all || which == "stratego" {
+        rows.push(measure::<Stratego>(
+            "stratego",
+            "army=classic",
+            seconds,
+            seed,
+        )?);
+        rows.push(measure::<Stratego>(
+            "stratego",
+            "army=barrage",
+            seconds,
+            seed,
+        )?);
+    }
+    if all || which == "banqi" {
+        rows.push(measure::<Banqi>("banqi", "ruleset=taiwan", seconds, seed)?);
+        rows.push(measure::<Banqi>("banqi", "preset=olympiad", seconds, seed)?);
     }
     if rows.is_empty() {
         return Err(format!(

@@ -85,15 +85,16 @@ pub fn import_gravon(
     out: Option<&Path>,
     limit: Option<u32>,
 ) -> Result<(), String> {
-    let _ = limit;
     let recs = files
         .iter()
         .map(|f| {
-            let r = read(f).and_then(|_| {
-                Err(format!(
-                    "{}: Stratego import is not available yet",
-                    f.display()
-                ))
+            let name = f.file_name().map_or_else(
+                || f.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            let r = read(f).and_then(|xml| {
+                salpakan_engine::gravon::import_gravon(&xml, &name, limit)
+                    .map_err(|e| e.to_string())
             });
             (f.clone(), r)
         })
@@ -103,15 +104,16 @@ pub fn import_gravon(
 
 /// Imports computer Dark Chess records.
 pub fn import_cdc(files: &[PathBuf], out: Option<&Path>, quiet_limit: u32) -> Result<(), String> {
-    let _ = quiet_limit;
     let recs = files
         .iter()
         .map(|f| {
-            let r = read(f).and_then(|_| {
-                Err(format!(
-                    "{}: Banqi import is not available yet",
-                    f.display()
-                ))
+            let name = f.file_name().map_or_else(
+                || f.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            let r = read(f).and_then(|text| {
+                salpakan_engine::cdc::import_cdc(&text, &name, Some(quiet_limit))
+                    .map_err(|e| e.to_string())
             });
             (f.clone(), r)
         })

@@ -195,10 +195,12 @@ impl Record {
         let mut line = String::new();
         let mut words = Vec::with_capacity(self.plies.len() * 3 / 2 + 1);
         for (i, p) in self.plies.iter().enumerate() {
+            // A move number stays on the line of its move.
             if i % 2 == 0 {
-                words.push(format!("{}.", i / 2 + 1));
+                words.push(format!("{}. {p}", i / 2 + 1));
+            } else {
+                words.push(p.clone());
             }
-            words.push(p.clone());
         }
         words.push(self.result.clone());
         for w in words {

@@ -712,24 +712,21 @@ const fn adjacent(sq: u8) -> u32 {
     shift(b, 0) | shift(b, 1) | shift(b, 2) | shift(b, 3)
 }
 
-/// The squares from `sq` in direction `dir`, nearest first (at most 7), and how many.
-const RAYS: [[([u8; 7], u8); 4]; SQUARES] = {
-    let mut t = [[([0u8; 7], 0u8); 4]; SQUARES];
+/// The squares from `sq` in direction `dir`, as a bitboard.
+const RAY_MASKS: [[u32; 4]; SQUARES] = {
+    let mut t = [[0u32; 4]; SQUARES];
     let mut s = 0;
     while s < SQUARES {
         let mut d = 0;
         while d < 4 {
-            let mut n = 0;
             let mut cur = 1u32 << s;
             loop {
                 cur = shift(cur, d);
                 if cur == 0 {
                     break;
                 }
-                t[s][d].0[n] = cur.trailing_zeros() as u8;
-                n += 1;
+                t[s][d] |= cur;
             }
-            t[s][d].1 = n as u8;
             d += 1;
         }
         s += 1;
@@ -788,6 +785,8 @@ type Cell = u8;
 pub struct Banqi {
     options: BanqiOptions,
     caps: [u8; 7],
+    /// `caps` as lane masks: `capm[k][v]` is all ones when kind `k` takes kind `v`.
+    capm: [[u32; 8]; 7],
     jump: bool,
     track: bool,
     cells: [Cell; SQUARES],
@@ -796,7 +795,7 @@ pub struct Banqi {
     /// Occupied squares.
     occ: u32,
     /// Face-up pieces by colour and kind.
-    bb: [[u32; 7]; 2],
+    bb: [[u32; 8]; 2],
     /// Face-up pieces by colour.
     up: [u32; 2],
     /// Pieces of each colour still on the board, face up or down.
@@ -943,27 +942,6 @@ pub struct BanqiObservation {
     pub result: Option<OutcomeView>,
 }
 
-/// A fixed buffer of moves (no allocation in playouts).
-struct Buf {
-    m: [Move; 80],
-    n: usize,
-}
-
-impl Buf {
-    #[inline]
-    fn new() -> Buf {
-        Buf {
-            m: [Move::EndChain; 80],
-            n: 0,
-        }
-    }
-    #[inline]
-    fn push(&mut self, mv: Move) {
-        self.m[self.n] = mv;
-        self.n += 1;
-    }
-}
-
 impl Banqi {
     /// The piece on `sq` (face up or down), as the arbiter sees it, and whether it is face
     /// down.
@@ -1047,87 +1025,109 @@ impl Banqi {
     /// Victims of an enemy of colour `en` that attacker kind `k` captures adjacently.
     #[inline]
     fn victims(&self, k: usize, en: usize) -> u32 {
-        let caps = self.caps[k];
-        let mut v = 0;
-        for (vk, b) in self.bb[en].iter().enumerate() {
-            if caps & (1 << vk) != 0 {
-                v |= b;
-            }
-        }
-        v
+        let m = &self.capm[k];
+        let e = &self.bb[en];
+        e.iter().zip(m).fold(0, |v, (a, b)| v | (a & b))
     }
 
     /// The target of a Cannon jump from `from` in `dir`: the first piece after exactly one
     /// screen, if any.
     #[inline]
     fn jump_target(&self, from: usize, dir: usize) -> Option<usize> {
-        let (sq, n) = &RAYS[from][dir];
-        let mut screens = 0;
-        for &s in &sq[..*n as usize] {
-            if self.occ & (1 << s) != 0 {
-                if screens == 1 {
-                    return Some(s as usize);
-                }
-                screens += 1;
+        let mut b = RAY_MASKS[from][dir] & self.occ;
+        if b.count_ones() < 2 {
+            return None;
+        }
+        if DELTAS[dir] > 0 {
+            b &= b - 1;
+            Some(b.trailing_zeros() as usize)
+        } else {
+            b &= !(1 << (31 - b.leading_zeros()));
+            Some(31 - b.leading_zeros() as usize)
+        }
+    }
+
+    /// The destinations of one-square moves and captures of colour `me`'s face-up pieces
+    /// (only from `restrict`), one bitboard per direction: the source of a destination `t`
+    /// in direction `dir` is `t - DELTAS[dir]` (pieces of different kinds stand on
+    /// different squares, so the directions' sets never mix them up). Without `with_empty`
+    /// only captures (and attempts on face-down pieces) are included.
+    #[inline(always)]
+    fn step_targets(&self, me: usize, restrict: u32, with_empty: bool) -> [u32; 4] {
+        let en = 1 - me;
+        let empty = if with_empty { !self.occ } else { 0 };
+        let fd = if self.options.capture_face_down {
+            self.down
+        } else {
+            0
+        };
+        let mut out = [0u32; 4];
+        for k in 0..7 {
+            let pcs = self.bb[me][k] & restrict;
+            if pcs == 0 {
+                continue;
+            }
+            let mut tgt = empty | self.victims(k, en);
+            if self.caps[k] != 0 {
+                tgt |= fd;
+            }
+            for (dir, o) in out.iter_mut().enumerate() {
+                *o |= shift(pcs, dir) & tgt;
             }
         }
-        None
+        out
+    }
+
+    /// Cannon jumps of colour `me` (Taiwan rules), only from `restrict`.
+    #[inline]
+    fn gen_jumps(&self, me: usize, restrict: u32, mut push: impl FnMut(Move)) {
+        if !self.jump {
+            return;
+        }
+        let mut c = self.bb[me][Kind::Cannon as usize] & restrict;
+        if c == 0 {
+            return;
+        }
+        let fd = if self.options.capture_face_down {
+            self.down
+        } else {
+            0
+        };
+        let jt = self.up[1 - me] | fd;
+        while c != 0 {
+            let from = c.trailing_zeros() as usize;
+            c &= c - 1;
+            for dir in 0..4 {
+                if let Some(t) = self.jump_target(from, dir) {
+                    if jt & (1 << t) != 0 {
+                        push(Move::Step {
+                            from: Square(from as u8),
+                            to: Square(t as u8),
+                        });
+                    }
+                }
+            }
+        }
     }
 
     /// Generates every capture and move of colour `me`'s face-up pieces (chain: only
     /// captures from the chain square).
     #[inline]
     fn gen_steps(&self, me: usize, only_from: Option<Square>, mut push: impl FnMut(Move)) {
-        let en = 1 - me;
-        let empty = !self.occ;
-        let fd = if self.options.capture_face_down {
-            self.down
-        } else {
-            0
-        };
         let restrict = only_from.map_or(u32::MAX, Square::bit);
-        for k in 0..7 {
-            let pcs = self.bb[me][k] & restrict;
-            if pcs == 0 {
-                continue;
-            }
-            let mut tgt = self.victims(k, en);
-            if self.caps[k] != 0 {
-                tgt |= fd;
-            }
-            if only_from.is_none() {
-                tgt |= empty;
-            }
-            for dir in 0..4 {
-                let mut d = shift(pcs, dir) & tgt;
-                while d != 0 {
-                    let to = d.trailing_zeros() as u8;
-                    d &= d - 1;
-                    push(Move::Step {
-                        from: Square((to as i8 - DELTAS[dir]) as u8),
-                        to: Square(to),
-                    });
-                }
-            }
-            if self.jump && k == Kind::Cannon as usize {
-                let jt = self.up[en] | fd;
-                let mut c = pcs;
-                while c != 0 {
-                    let from = c.trailing_zeros() as usize;
-                    c &= c - 1;
-                    for dir in 0..4 {
-                        if let Some(t) = self.jump_target(from, dir) {
-                            if jt & (1 << t) != 0 {
-                                push(Move::Step {
-                                    from: Square(from as u8),
-                                    to: Square(t as u8),
-                                });
-                            }
-                        }
-                    }
-                }
+        let t = self.step_targets(me, restrict, only_from.is_none());
+        for (dir, &bits) in t.iter().enumerate() {
+            let mut d = bits;
+            while d != 0 {
+                let to = d.trailing_zeros() as u8;
+                d &= d - 1;
+                push(Move::Step {
+                    from: Square((to as i8 - DELTAS[dir]) as u8),
+                    to: Square(to),
+                });
             }
         }
+        self.gen_jumps(me, restrict, push);
     }
 
     /// Every legal action of the side to move, before the chase filter.
@@ -1207,6 +1207,18 @@ impl Banqi {
         let Some(me) = self.my_color() else {
             return false;
         };
+        let own = self.up[me];
+        if (shift(own, 0) | shift(own, 1) | shift(own, 2) | shift(own, 3)) & !self.occ != 0
+            && !self.options.chase_rule
+        {
+            return true;
+        }
+        if !self.options.chase_rule {
+            let t = self.step_targets(me, u32::MAX, true);
+            if t.iter().any(|&b| b != 0) {
+                return true;
+            }
+        }
         let mut any = false;
         self.gen_steps(me, None, |mv| {
             if !any && !self.chase_forbidden(mv) {
@@ -1491,6 +1503,24 @@ impl Banqi {
     }
 }
 
+/// The index of the `n`-th set bit of `b` (from the lowest).
+#[inline]
+fn nth_bit(mut b: u32, mut n: u32) -> u8 {
+    let mut base = 0;
+    for width in [16u32, 8, 4] {
+        let low = (b & ((1 << width) - 1)).count_ones();
+        if n >= low {
+            n -= low;
+            b >>= width;
+            base += width;
+        }
+    }
+    for _ in 0..n {
+        b &= b - 1;
+    }
+    (base + b.trailing_zeros()) as u8
+}
+
 fn to_square(mv: Move) -> Square {
     match mv {
         Move::Flip(s) | Move::Step { to: s, .. } => s,
@@ -1520,12 +1550,14 @@ impl Game for Banqi {
         let mut g = Banqi {
             options: options.clone(),
             caps: adjacent_captures(options),
+            capm: adjacent_captures(options)
+                .map(|c| std::array::from_fn(|v| if c & (1 << v) != 0 { u32::MAX } else { 0 })),
             jump: options.ruleset == Ruleset::Taiwan,
             track,
             cells,
             down: u32::MAX,
             occ: u32::MAX,
-            bb: [[0; 7]; 2],
+            bb: [[0; 8]; 2],
             up: [0; 2],
             remaining: [16, 16],
             first_color: None,
@@ -1628,24 +1660,38 @@ impl Game for Banqi {
             self.legal_moves(&mut v);
             return (!v.is_empty()).then(|| v[rng.random_range(0..v.len())]);
         }
-        let mut buf = Buf::new();
+        let flips = self.down.count_ones();
+        let mut t = [0u32; 4];
+        let mut jumps = [Move::EndChain; 8];
+        let mut nj = 0;
         if let Some(me) = self.my_color() {
-            self.gen_steps(me, None, |m| buf.push(m));
+            t = self.step_targets(me, u32::MAX, true);
+            self.gen_jumps(me, u32::MAX, |m| {
+                jumps[nj] = m;
+                nj += 1;
+            });
         }
-        let flips = self.down.count_ones() as usize;
-        let total = flips + buf.n;
+        let counts = t.map(u32::count_ones);
+        let total = flips + counts.iter().sum::<u32>() + nj as u32;
         if total == 0 {
             return None;
         }
-        let r = rng.random_range(0..total as u32) as usize;
-        if r < buf.n {
-            return Some(buf.m[r]);
+        let mut r = rng.random_range(0..total);
+        if r < flips {
+            return Some(Move::Flip(Square(nth_bit(self.down, r))));
         }
-        let mut d = self.down;
-        for _ in 0..r - buf.n {
-            d &= d - 1;
+        r -= flips;
+        for dir in 0..4 {
+            if r < counts[dir] {
+                let to = nth_bit(t[dir], r);
+                return Some(Move::Step {
+                    from: Square((to as i8 - DELTAS[dir]) as u8),
+                    to: Square(to),
+                });
+            }
+            r -= counts[dir];
         }
-        Some(Move::Flip(Square(d.trailing_zeros() as u8)))
+        Some(jumps[r as usize])
     }
 
     fn play(&mut self, mv: Move) -> Result<BanqiEvent, PlayError> {

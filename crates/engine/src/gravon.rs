@@ -20,8 +20,8 @@ use sha2::{Digest, Sha256};
 
 use crate::stratego::{Army, Piece, Setup, SetupArea, Setups, Square, Stratego, StrategoOptions};
 use crate::{
-    Copy, EndReason, Game, GameOptions, Match, OptionError, Outcome, PlayError, Record, Seat, SetupError,
-    rng_from_seed,
+    Copy, EndReason, Game, GameOptions, Match, OptionError, Outcome, PlayError, Record, Seat,
+    SetupError, rng_from_seed,
 };
 
 /// Why a Gravon file could not be imported. Every message names the file and the element.
@@ -240,12 +240,16 @@ fn parse_xml(xml: &str) -> Result<Vec<Element>, (usize, String)> {
                 .ok_or_else(|| (line_at(pos), format!("<{name}>: attribute without a value")))?;
             let key = a[..eq].trim().to_string();
             let v = a[eq + 1..].trim_start();
-            let q = v.chars().next().filter(|c| *c == '"' || *c == '\'').ok_or_else(|| {
-                (
-                    line_at(pos),
-                    format!("<{name}>: the value of {key} must be quoted"),
-                )
-            })?;
+            let q = v
+                .chars()
+                .next()
+                .filter(|c| *c == '"' || *c == '\'')
+                .ok_or_else(|| {
+                    (
+                        line_at(pos),
+                        format!("<{name}>: the value of {key} must be quoted"),
+                    )
+                })?;
             let close = v[1..].find(q).ok_or_else(|| {
                 (
                     line_at(pos),
@@ -376,7 +380,12 @@ pub fn import_gravon(
     let game = match games.as_slice() {
         [g] if g.parent.as_deref() == Some("stratego") => *g,
         [] => return Err(el_err("<game>", "missing inside <stratego>".into())),
-        [_] => return Err(el_err("<game>", "must be directly inside <stratego>".into())),
+        [_] => {
+            return Err(el_err(
+                "<game>",
+                "must be directly inside <stratego>".into(),
+            ));
+        }
         _ => {
             return Err(el_err(
                 "<game>",
@@ -471,11 +480,9 @@ pub fn import_gravon(
         }
     }
     let setup = |seat: Seat| {
-        Setup::new(seat, &options, &placements[seat.index()]).map_err(|source| {
-            ImportError::Setup {
-                file: file.clone(),
-                source,
-            }
+        Setup::new(seat, &options, &placements[seat.index()]).map_err(|source| ImportError::Setup {
+            file: file.clone(),
+            source,
         })
     };
     let hidden = Setups([setup(Seat::First)?, setup(Seat::Second)?]);
@@ -491,7 +498,10 @@ pub fn import_gravon(
         }
     })?;
     m.set_tag("Event", "Gravon");
-    m.set_tag("Source", file_name.rsplit(['/', '\\']).next().unwrap_or(file_name));
+    m.set_tag(
+        "Source",
+        file_name.rsplit(['/', '\\']).next().unwrap_or(file_name),
+    );
     if let Some((y, mo)) = date {
         m.set_tag("Date", format!("{y}.{mo:02}.??"));
     }
@@ -537,7 +547,11 @@ pub fn import_gravon(
         };
         let (from, fs) = sq("source")?;
         let (to, ts) = sq("target")?;
-        let seat = if id % 2 == 1 { Seat::First } else { Seat::Second };
+        let seat = if id % 2 == 1 {
+            Seat::First
+        } else {
+            Seat::Second
+        };
         if let Some(turn) = m.game().to_move() {
             debug_assert_eq!(turn, seat, "turns alternate");
         }
@@ -640,7 +654,10 @@ mod tests {
     #[test]
     fn dates_from_names() {
         assert_eq!(date_from_file_name("classic-2014.3-1.xml"), Some((2014, 4)));
-        assert_eq!(date_from_file_name("dir/barrage-2006.0-1.xml"), Some((2006, 1)));
+        assert_eq!(
+            date_from_file_name("dir/barrage-2006.0-1.xml"),
+            Some((2006, 1))
+        );
         assert_eq!(date_from_file_name("game.xml"), None);
         assert_eq!(two_square_limit_for_year(2006), 5);
         assert_eq!(two_square_limit_for_year(2014), 3);

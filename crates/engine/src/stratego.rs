@@ -710,7 +710,9 @@ impl Setup {
             placements.push((s, Piece::Bomb));
         }
         for _ in 0..scouts {
-            let s = take(&mut free, &|s| depth(s) == max_depth || depth(s) + 1 == max_depth);
+            let s = take(&mut free, &|s| {
+                depth(s) == max_depth || depth(s) + 1 == max_depth
+            });
             placements.push((s, Piece::Scout));
         }
         for _ in 0..miners {
@@ -1234,10 +1236,7 @@ impl Stratego {
             _ => {}
         }
         let two = &self.two[me.index()];
-        if two.forbidden != 0
-            && mv.from.0 == two.at
-            && (two.forbidden & seg).count_ones() >= 2
-        {
+        if two.forbidden != 0 && mv.from.0 == two.at && (two.forbidden & seg).count_ones() >= 2 {
             return Some(format!(
                 "the two-squares rule: this piece has already moved {} times in a row between the same two squares",
                 self.options.two_square_limit.unwrap_or(0)
@@ -1489,7 +1488,10 @@ impl Game for Stratego {
         }
         g.hash_before = g.hash;
         // A side that cannot move at the start loses at once (both: a draw).
-        let (r, b) = (g.has_pseudo_move(Seat::First), g.has_pseudo_move(Seat::Second));
+        let (r, b) = (
+            g.has_pseudo_move(Seat::First),
+            g.has_pseudo_move(Seat::Second),
+        );
         g.outcome = match (r, b) {
             (true, true) => None,
             (true, false) => Some(Outcome::win(Seat::First, EndReason::NoLegalMoves)),

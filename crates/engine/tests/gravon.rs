@@ -6,7 +6,10 @@ use salpakan_engine::gravon::{ImportError, import_gravon};
 use salpakan_engine::stratego::Stratego;
 use salpakan_engine::{Match, Record};
 
-const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/samples/gravon");
+const SAMPLES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/samples/gravon"
+);
 
 #[test]
 fn every_sample_game_imports_and_replays_to_its_result() {

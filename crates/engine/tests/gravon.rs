@@ -39,3 +39,156 @@ fn every_sample_game_imports_and_replays_to_its_result() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gravon");
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(format!("{DATA}/{name}")).unwrap()
+}
+
+fn import(name: &str) -> Record {
+    let rec = import_gravon(&fixture(name), name, None).unwrap_or_else(|e| panic!("{e}"));
+    let m = Match::<Stratego>::replay(&Record::parse(&rec.to_text()).unwrap()).unwrap();
+    m.verify(&rec).unwrap();
+    rec
+}
+
+#[test]
+fn a_hand_made_flag_capture_imports_with_tags_and_annotations() {
+    let rec = import("barrage-2014.3-1.xml");
+    assert_eq!(rec.tag("Game"), Some("stratego"));
+    assert_eq!(rec.tag("Event"), Some("Gravon"));
+    assert_eq!(rec.tag("Source"), Some("barrage-2014.3-1.xml"));
+    assert_eq!(rec.tag("Date"), Some("2014.04.??"));
+    assert_eq!(rec.tag("Red"), Some("Alice"));
+    assert_eq!(rec.tag("Blue"), Some("Bob & Co"));
+    assert_eq!(rec.tag("Reason"), Some("flag_captured"));
+    assert!(rec.tag("Options").unwrap().contains("army=barrage"));
+    assert!(rec.tag("Options").unwrap().contains("two_square_limit=3"));
+    assert_eq!(rec.plies, ["e1-e4", "a10-a9", "e4-e10{2>F}"]);
+    assert_eq!(rec.result, "1-0");
+    // The same file always gives the same record (salts from the file's hash).
+    assert_eq!(import("barrage-2014.3-1.xml"), rec);
+}
+
+#[test]
+fn games_before_2013_use_the_five_move_two_squares_limit() {
+    let rec = import("barrage-2006.5-2.xml");
+    assert!(rec.tag("Options").unwrap().contains("two_square_limit=5"));
+    assert_eq!(rec.tag("Reason"), Some("resignation"));
+    assert_eq!(rec.result, "0-1");
+    // With the modern limit the fourth move between g1 and g2 is refused.
+    let e = import_gravon(
+        &fixture("barrage-2006.5-2.xml"),
+        "barrage-2006.5-2.xml",
+        Some(3),
+    )
+    .unwrap_err();
+    assert!(matches!(e, ImportError::Move { id: 7, .. }), "{e}");
+    let t = e.to_string();
+    assert!(
+        t.contains("barrage-2006.5-2.xml") && t.contains("move id=7") && t.contains("two-squares"),
+        "{t}"
+    );
+}
+
+#[test]
+fn agreed_draws_and_time_losses_are_concluded_as_recorded() {
+    let rec = import("barrage-2015.0-3.xml");
+    assert_eq!(
+        (rec.result.as_str(), rec.tag("Reason")),
+        ("1/2-1/2", Some("agreement"))
+    );
+    let rec = import("barrage-2015.0-4.xml");
+    assert_eq!(
+        (rec.result.as_str(), rec.tag("Reason")),
+        ("1-0", Some("time"))
+    );
+}
+
+fn broken(edit: impl Fn(String) -> String) -> String {
+    let xml = edit(fixture("barrage-2014.3-1.xml"));
+    import_gravon(&xml, "broken.xml", None)
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn broken_files_get_errors_naming_the_file_and_the_element() {
+    let cases: Vec<(String, &str)> = vec![
+        (
+            broken(|x| x.replace("source=\"E4\"", "source=\"Z4\"")),
+            "move id=3: source \"Z4\" is not a square",
+        ),
+        (
+            broken(|x| x.replace("target=\"E4\"", "target=\"J4\"")),
+            "move id=1: target \"J4\"",
+        ),
+        (
+            broken(|x| x.replace("type=\"barrage\"", "type=\"ultimate\"")),
+            "<game type=\"ultimate\">",
+        ),
+        (
+            broken(|x| x.replace("content=\"M", "content=\"")),
+            "<field content>: must be 100 characters",
+        ),
+        (
+            broken(|x| x.replace("AAAA__AA", "AAAAAAAA")),
+            "is a lake and must be '_'",
+        ),
+        (
+            broken(|x| x.replace("content=\"MB", "content=\"MZ")),
+            "expected A (empty)",
+        ),
+        (
+            broken(|x| x.replace("content=\"MB", "content=\"MM")),
+            "<field content>: red: F: expected 1, found 2",
+        ),
+        (
+            broken(|x| x.replace("<move id=\"2\"", "<move id=\"5\"")),
+            "move id=5: moves must be numbered",
+        ),
+        (
+            broken(|x| x.replace("source=\"A:\" target=\"A9\"", "source=\"B:\" target=\"B9\"")),
+            "move id=2 (B:-B9): illegal move",
+        ),
+        (
+            broken(|x| x.replace("type=\"1\" winner=\"1\"", "type=\"1\" winner=\"2\"")),
+            "<result type=\"1\" winner=\"2\">: the file says 0-1",
+        ),
+        (
+            broken(|x| x.replace("type=\"1\" winner=\"1\"", "type=\"3\" winner=\"2\"")),
+            "already ended on the board",
+        ),
+        (
+            broken(|x| x.replace("type=\"1\" winner=\"1\"", "type=\"7\" winner=\"1\"")),
+            "unknown result type",
+        ),
+        (broken(|x| x.replace("</game>", "")), "not well-formed XML"),
+        (
+            broken(|x| x.replace("<field", "<nofield")),
+            "<field>: missing",
+        ),
+        (
+            broken(|x| {
+                x.replace("<stratego>", "<chess>")
+                    .replace("</stratego>", "</chess>")
+            }),
+            "root element must be <stratego>",
+        ),
+    ];
+    for (got, want) in cases {
+        assert!(got.starts_with("broken.xml"), "{got}");
+        assert!(got.contains(want), "{got:?} should contain {want:?}");
+    }
+}
+
+#[test]
+fn an_unfinished_game_imports_as_in_progress() {
+    let xml = fixture("barrage-2014.3-1.xml").replace("  <result type=\"1\" winner=\"1\"/>\n", "");
+    let xml = xml.replace("  <move id=\"3\" source=\"E4\" target=\"E:\"/>\n", "");
+    let rec = import_gravon(&xml, "x.xml", None).unwrap();
+    assert_eq!(rec.result, "*");
+    assert_eq!(rec.tag("Date"), None);
+    assert!(rec.tag("Options").unwrap().contains("two_square_limit=3"));
+}

@@ -53,7 +53,7 @@ pub enum ImportError {
         /// The file name.
         file: String,
         /// The setup problem.
-        source: SetupError,
+        source: Box<SetupError>,
     },
     /// The options derived for the game are not valid.
     #[error("{file}: <game type>: {source}")]
@@ -75,7 +75,7 @@ pub enum ImportError {
         /// The target square as written in the file.
         target_sq: String,
         /// Why the engine refused it.
-        error: PlayError,
+        error: Box<PlayError>,
     },
     /// The recorded result disagrees with the replay.
     #[error("{file}: <result type=\"{kind}\" winner=\"{winner}\">: {message}")]
@@ -482,7 +482,7 @@ pub fn import_gravon(
     let setup = |seat: Seat| {
         Setup::new(seat, &options, &placements[seat.index()]).map_err(|source| ImportError::Setup {
             file: file.clone(),
-            source,
+            source: Box::new(source),
         })
     };
     let hidden = Setups([setup(Seat::First)?, setup(Seat::Second)?]);
@@ -494,7 +494,7 @@ pub fn import_gravon(
     let mut m = Match::<Stratego>::start(&options, hidden, &mut rng).map_err(|source| {
         ImportError::Setup {
             file: file.clone(),
-            source,
+            source: Box::new(source),
         }
     })?;
     m.set_tag("Event", "Gravon");
@@ -561,7 +561,7 @@ pub fn import_gravon(
                 id,
                 source_sq: fs,
                 target_sq: ts,
-                error,
+                error: Box::new(error),
             })?;
     }
 

@@ -838,7 +838,7 @@ const fn cell_seat(c: Cell) -> Seat {
     }
 }
 
-const ZOBRIST: [[u64; 32]; SQUARES] = {
+static ZOBRIST: [[u64; 32]; SQUARES] = {
     let mut t = [[0u64; 32]; SQUARES];
     let mut x: u64 = 0x5a17_a4a2_57a7_e90d;
     let mut s = 0;

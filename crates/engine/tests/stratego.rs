@@ -68,7 +68,7 @@ const BLUE_FAR: &str = "j10:F a10:8 a9:3";
 fn scout_moves_any_distance_over_empty_squares() {
     let mut m = game("", "j1:F a1:2", BLUE_FAR);
     assert!(legal(&m, "a1-a8"));
-    assert!(legal(&m, "a1-j1") == false, "j1 holds Red's own Flag");
+    assert!(!legal(&m, "a1-j1"), "j1 holds Red's own Flag");
     assert!(legal(&m, "a1-i1"));
     assert_eq!(play(&mut m, "a1-a7"), "a1-a7");
 }
@@ -262,9 +262,9 @@ fn two_squares_limit_five_is_the_older_rule_and_off_disables_it() {
     }
     assert!(refused(&mut m, "e2-e1").contains("two-squares"));
     let mut m = game("two_square_limit=off", "j1:F e1:7", BLUE_FAR);
-    for i in 0..8 {
+    for (i, blue) in BLUE_WALK.iter().enumerate() {
         play(&mut m, if i % 2 == 0 { "e1-e2" } else { "e2-e1" });
-        play(&mut m, BLUE_WALK[i]);
+        play(&mut m, blue);
     }
 }
 

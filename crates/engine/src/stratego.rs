@@ -1165,6 +1165,18 @@ impl Stratego {
     }
 
     fn has_legal_move(&self, me: Seat) -> bool {
+        // One-square moves first: almost always one of them is legal.
+        let open = self.empty() | self.occ[me.other().index()];
+        for (dir, &d) in DELTAS.iter().enumerate() {
+            let mut bits = shift(self.movable[me.index()], dir) & open;
+            while bits != 0 {
+                let to = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                if self.repetition_ok(me, (to as i8 - d) as u8, to) {
+                    return true;
+                }
+            }
+        }
         let t = self.targets(me);
         for &(set, d) in &t.sets[..t.n] {
             let mut bits = set;

@@ -143,10 +143,7 @@ fn taiwan_cannon_captures_over_exactly_one_screen() {
         ],
     );
     assert!(!legal(&g, "a1-a4"));
-    assert!(
-        legal(&g, "a1-a3") == false,
-        "a face-down piece is not a target"
-    );
+    assert!(!legal(&g, "a1-a3"), "a face-down piece is not a target");
     // The Cannon takes any piece, the General included, but never its own.
     let g = pos(
         &taiwan(),

@@ -1546,7 +1546,7 @@ impl Banqi {
                         chase_now = self.attacks(me, p % 7, t) != 0;
                     }
                 }
-                if capture.is_some() && self.options.chain_captures {
+                if capture.is_some() && self.options.chain_captures && self.remaining[1 - me] > 0 {
                     let mut more = false;
                     self.gen_steps(me, Some(to), |_| more = true);
                     if more {

@@ -289,3 +289,69 @@ fn the_same_seed_gives_the_same_game() {
         "without a seed, the OS picks one"
     );
 }
+
+#[test]
+fn stratego_plays_through_the_same_protocol_with_red_and_blue_seats() {
+    let mut a = Arbiter::start();
+    let n = a.ok(json!({"op":"new","game":"stratego","seed":2,"options":{"army":"barrage","two_square_limit":3}}));
+    assert_eq!(n["seats"], json!(["red", "blue"]));
+    assert_eq!(n["to_move"], "red");
+    assert!(n["commitments"]["RedSetup"].is_string() && n["commitments"]["BlueSetup"].is_string());
+    let mv = a.ok(json!({"op":"legal"}))["moves"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = a.ok(json!({"op":"play","move":mv,"seat":"red"}));
+    assert!(r["views"]["red"].is_object() && r["views"]["blue"].is_object());
+    let obs = a.ok(json!({"op":"observe","seat":"blue"}))["observation"].clone();
+    let red_ranks = obs["board"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter(|c| c["owner"] == "red" && c.get("piece").is_some())
+        .count();
+    assert_eq!(
+        red_ranks, 0,
+        "no red rank is shown to blue before any attack: {obs}"
+    );
+    let e = a.refused(r#"{"op":"new","game":"stratego","setups":{"red":{"e5":"F"}}}"#);
+    assert!(e.contains("e5"), "{e}");
+}
+
+#[test]
+fn banqi_takes_a_deal_names_first_and_second_and_tells_colours_once_known() {
+    let mut a = Arbiter::start();
+    let codes = "KGGMMRRNNCCPPPPPkggmmrrnnccppppp";
+    let mut deal = serde_json::Map::new();
+    for (i, c) in codes.chars().enumerate() {
+        let sq = format!("{}{}", (b'a' + (i % 4) as u8) as char, i / 4 + 1);
+        deal.insert(sq, json!(c.to_string()));
+    }
+    let n = a.ok(json!({"op":"new","game":"banqi","deal":deal}));
+    assert_eq!(n["seats"], json!(["first", "second"]));
+    assert!(
+        n.get("colours").is_none(),
+        "colours are unknown before the first flip"
+    );
+    assert!(
+        !n.to_string().contains("\"K\""),
+        "the deal never appears: {n}"
+    );
+    // Flip a8, which holds a black Soldier: the first seat plays black.
+    let r = a.ok(json!({"op":"play","move":"d8"}));
+    assert_eq!(r["colours"], json!({"first":"black","second":"red"}));
+    let obs = a.ok(json!({"op":"observe","seat":"second"}))["observation"].clone();
+    for (sq, cell) in obs["board"].as_object().unwrap() {
+        if sq == "d8" {
+            assert_eq!(cell["piece"], "p");
+        } else {
+            assert_eq!(
+                cell,
+                &json!({"face_down":true}),
+                "{sq} stays face down and unnamed"
+            );
+        }
+    }
+    let e = a.refused(r#"{"op":"new","game":"banqi","deal":{"a1":"K"}}"#);
+    assert!(!e.is_empty());
+}

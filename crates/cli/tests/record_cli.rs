@@ -56,6 +56,7 @@ fn finished_record(seed: u64) -> String {
         .unwrap()
         .to_string();
     let _ = child.kill();
+    let _ = child.wait();
     rec
 }
 

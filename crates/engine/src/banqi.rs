@@ -1643,6 +1643,10 @@ fn to_square(mv: Move) -> Square {
 
 impl Game for Banqi {
     const KIND: GameKind = GameKind::Banqi;
+
+    fn seat_colours(&self) -> Option<[&'static str; 2]> {
+        self.first_color.map(|c| [c.name(), c.other().name()])
+    }
     type Options = BanqiOptions;
     type Move = Move;
     type Hidden = Deal;

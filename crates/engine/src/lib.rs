@@ -28,11 +28,11 @@ mod outcome;
 pub mod record;
 mod seat;
 
+pub mod banqi;
+pub mod cdc;
 pub mod generals;
 pub mod gravon;
 pub mod stratego;
-pub mod banqi;
-pub mod cdc;
 
 pub use commit::{GameRng, Salt, commitment, rng_from_seed, to_hex};
 pub use game::{Game, HiddenPart, PlayError, SetupError, square};

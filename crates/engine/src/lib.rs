@@ -123,6 +123,84 @@ impl GameKind {
         }
     }
 
+    /// Whether players submit secret setups (Generals, Stratego); Banqi is dealt instead.
+    #[must_use]
+    pub const fn has_setups(self) -> bool {
+        !matches!(self, GameKind::Banqi)
+    }
+
+    /// Checks one seat's setup, given as a JSON object of square → piece code, against the
+    /// options, before the other seat's setup is known.
+    ///
+    /// # Errors
+    /// Bad options, a game without setups, or the setup's first problem (seat, square, piece).
+    pub fn check_setup(
+        self,
+        options: &serde_json::Value,
+        seat: Seat,
+        setup: &serde_json::Value,
+    ) -> Result<(), StartError> {
+        fn go<G: Game>(
+            options: &serde_json::Value,
+            name: &str,
+            setup: &serde_json::Value,
+        ) -> Result<(), StartError> {
+            let options = G::Options::from_json(options)?;
+            let mut request = serde_json::Map::new();
+            request.insert("setups".into(), serde_json::json!({ name: setup }));
+            G::hidden_from_json(&options, &request, &mut rng_from_seed(0))?;
+            Ok(())
+        }
+        if !self.has_setups() {
+            return Err(StartError::Setup(SetupError::Invalid(format!(
+                "{} has no setups: the pieces are dealt",
+                self.name()
+            ))));
+        }
+        let name = self.seat_name(seat);
+        match self {
+            GameKind::Generals => go::<generals::Generals>(options, name, setup),
+            GameKind::Stratego => go::<stratego::Stratego>(options, name, setup),
+            GameKind::Banqi => unreachable!("has_setups is false"),
+        }
+    }
+
+    /// A random setup for `seat` drawn from `seed`, as a JSON object of square → piece code.
+    ///
+    /// # Errors
+    /// Bad options, or a game without setups.
+    pub fn random_setup(
+        self,
+        options: &serde_json::Value,
+        seat: Seat,
+        seed: u64,
+    ) -> Result<serde_json::Value, StartError> {
+        fn go<G: Game>(
+            options: &serde_json::Value,
+            seat: Seat,
+            seed: u64,
+        ) -> Result<serde_json::Value, StartError> {
+            let options = G::Options::from_json(options)?;
+            let hidden = G::random_hidden(&options, &mut rng_from_seed(seed));
+            let part = G::hidden_parts(&hidden)
+                .into_iter()
+                .find(|p| p.owner == Some(seat))
+                .ok_or_else(|| {
+                    StartError::Setup(SetupError::Invalid(
+                        "this game has no setup for that seat".into(),
+                    ))
+                })?;
+            Ok(placements_json(&part.text))
+        }
+        match self {
+            GameKind::Generals => go::<generals::Generals>(options, seat, seed),
+            GameKind::Stratego => go::<stratego::Stratego>(options, seat, seed),
+            GameKind::Banqi => Err(StartError::Setup(SetupError::Invalid(
+                "banqi has no setups: the pieces are dealt".into(),
+            ))),
+        }
+    }
+
     /// Replays a full record of this game.
     ///
     /// # Errors
@@ -134,6 +212,17 @@ impl GameKind {
             GameKind::Banqi => Ok(Box::new(Match::<banqi::Banqi>::replay(record)?)),
         }
     }
+}
+
+/// A hidden part's canonical text (`a1:FLG b1:PVT ...`) as a JSON object of square → code.
+#[must_use]
+pub fn placements_json(text: &str) -> serde_json::Value {
+    serde_json::Value::Object(
+        text.split_whitespace()
+            .filter_map(|w| w.split_once(':'))
+            .map(|(sq, code)| (sq.to_string(), serde_json::Value::String(code.to_string())))
+            .collect(),
+    )
 }
 
 /// Replays any full record, whatever its game.

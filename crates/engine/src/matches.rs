@@ -387,6 +387,11 @@ pub struct PlyViews {
 pub trait AnyMatch: Send + Sync + std::fmt::Debug {
     /// Which game.
     fn kind(&self) -> GameKind;
+    /// The typed match behind this one, for code that works with one game's types
+    /// (downcast to `Match<Generals>` and so on).
+    fn as_any(&self) -> &dyn std::any::Any;
+    /// A copy of this match.
+    fn clone_box(&self) -> Box<dyn AnyMatch>;
     /// The seat to move, `None` once over.
     fn to_move(&self) -> Option<Seat>;
     /// The outcome once over.
@@ -433,6 +438,12 @@ fn json<T: serde::Serialize>(v: &T) -> serde_json::Value {
 impl<G: Game> AnyMatch for Match<G> {
     fn kind(&self) -> GameKind {
         G::KIND
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn clone_box(&self) -> Box<dyn AnyMatch> {
+        Box::new(self.clone())
     }
     fn to_move(&self) -> Option<Seat> {
         self.game.to_move()

@@ -665,3 +665,32 @@ proptest! {
         prop_assert_eq!(la, lb);
     }
 }
+
+#[test]
+fn a_single_seats_setup_is_checked_before_the_other_is_known() {
+    use salpakan_engine::GameKind;
+    let o = serde_json::json!({});
+    let good = GameKind::Generals
+        .random_setup(&o, Seat::Second, 4)
+        .unwrap();
+    assert_eq!(good.as_object().unwrap().len(), 21);
+    GameKind::Generals
+        .check_setup(&o, Seat::Second, &good)
+        .unwrap();
+    let e = GameKind::Generals
+        .check_setup(&o, Seat::First, &good)
+        .unwrap_err();
+    assert!(e.to_string().starts_with("white: "), "{e}");
+    assert!(
+        GameKind::Stratego
+            .check_setup(&o, Seat::First, &serde_json::json!({"a1":"F"}))
+            .is_err()
+    );
+    let red = GameKind::Stratego
+        .random_setup(&serde_json::json!({"army":"barrage"}), Seat::First, 1)
+        .unwrap();
+    GameKind::Stratego
+        .check_setup(&serde_json::json!({"army":"barrage"}), Seat::First, &red)
+        .unwrap();
+    assert!(GameKind::Banqi.random_setup(&o, Seat::First, 1).is_err());
+}

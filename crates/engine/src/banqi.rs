@@ -1813,11 +1813,7 @@ impl Game for Banqi {
 
     fn play(&mut self, mv: Move) -> Result<BanqiEvent, PlayError> {
         if let Some(o) = self.outcome {
-            return Err(PlayError::GameOver(format!(
-                "{} by {}",
-                o.result_token(),
-                o.reason
-            )));
+            return Err(PlayError::game_over(o));
         }
         if let Some(reason) = self.illegal(mv) {
             return Err(PlayError::Illegal {
@@ -1834,11 +1830,7 @@ impl Game for Banqi {
 
     fn conclude(&mut self, outcome: Outcome) -> Result<(), PlayError> {
         if let Some(o) = self.outcome {
-            return Err(PlayError::GameOver(format!(
-                "{} by {}",
-                o.result_token(),
-                o.reason
-            )));
+            return Err(PlayError::game_over(o));
         }
         self.outcome = Some(outcome);
         Ok(())
@@ -1889,11 +1881,7 @@ impl Game for Banqi {
         }
         BanqiObservation {
             game: kind.name(),
-            viewer: match viewer {
-                Viewer::Player(s) => kind.seat_name(s),
-                Viewer::Spectator => "spectator",
-                Viewer::Arbiter => "arbiter",
-            },
+            viewer: kind.viewer_name(viewer),
             to_move: self.to_move().map(|s| kind.seat_name(s)),
             ply: self.ply,
             quiet_plies: self.quiet,

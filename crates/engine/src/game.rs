@@ -30,6 +30,14 @@ pub enum PlayError {
     },
 }
 
+impl PlayError {
+    /// The error for any move or ending tried after `outcome`.
+    #[must_use]
+    pub fn game_over(outcome: crate::Outcome) -> PlayError {
+        PlayError::GameOver(format!("{} by {}", outcome.result_token(), outcome.reason))
+    }
+}
+
 /// Why a setup or deal was refused: which square, which piece, what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {

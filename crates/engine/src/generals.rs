@@ -1219,11 +1219,7 @@ impl Game for Generals {
 
     fn play(&mut self, mv: Move) -> Result<GeneralsEvent, PlayError> {
         if let Some(o) = self.outcome {
-            return Err(PlayError::GameOver(format!(
-                "{} by {}",
-                o.result_token(),
-                o.reason
-            )));
+            return Err(PlayError::game_over(o));
         }
         if let Some(reason) = self.illegal(mv) {
             return Err(PlayError::Illegal {
@@ -1240,11 +1236,7 @@ impl Game for Generals {
 
     fn conclude(&mut self, outcome: Outcome) -> Result<(), PlayError> {
         if let Some(o) = self.outcome {
-            return Err(PlayError::GameOver(format!(
-                "{} by {}",
-                o.result_token(),
-                o.reason
-            )));
+            return Err(PlayError::game_over(o));
         }
         self.outcome = Some(outcome);
         self.pending_flag = None;
@@ -1309,11 +1301,7 @@ impl Game for Generals {
             .collect();
         GeneralsObservation {
             game: kind.name(),
-            viewer: match viewer {
-                Viewer::Player(s) => kind.seat_name(s),
-                Viewer::Spectator => "spectator",
-                Viewer::Arbiter => "arbiter",
-            },
+            viewer: kind.viewer_name(viewer),
             to_move: self.to_move().map(|s| kind.seat_name(s)),
             ply: self.ply,
             quiet_plies: self.quiet,

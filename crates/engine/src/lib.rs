@@ -85,6 +85,16 @@ impl GameKind {
         }
     }
 
+    /// The name of a viewer in this game: a seat name, `spectator` or `arbiter`.
+    #[must_use]
+    pub const fn viewer_name(self, viewer: Viewer) -> &'static str {
+        match viewer {
+            Viewer::Player(s) => self.seat_name(s),
+            Viewer::Spectator => "spectator",
+            Viewer::Arbiter => "arbiter",
+        }
+    }
+
     /// The seat with this name in this game.
     #[must_use]
     pub fn parse_seat(self, name: &str) -> Option<Seat> {

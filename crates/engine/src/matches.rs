@@ -467,11 +467,7 @@ impl<G: Game> AnyMatch for Match<G> {
     }
     fn play_text(&mut self, mv: &str) -> Result<PlyViews, PlayError> {
         if let Some(o) = self.game.outcome() {
-            return Err(PlayError::GameOver(format!(
-                "{} by {}",
-                o.result_token(),
-                o.reason
-            )));
+            return Err(PlayError::game_over(o));
         }
         let m: G::Move = mv.parse()?;
         let ev = self.play(m)?.clone();

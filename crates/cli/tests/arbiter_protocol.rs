@@ -355,3 +355,31 @@ fn banqi_takes_a_deal_names_first_and_second_and_tells_colours_once_known() {
     let e = a.refused(r#"{"op":"new","game":"banqi","deal":{"a1":"K"}}"#);
     assert!(!e.is_empty());
 }
+
+#[test]
+fn history_status_and_help_describe_the_game_so_far() {
+    let mut a = Arbiter::start();
+    a.ok(json!({"op":"new","game":"generals","setups":{"white":white_setup(),"black":black_setup()}}));
+    for m in ["d3-d4", "d6-d5", "d4-d5"] {
+        a.ok(json!({"op":"play","move":m}));
+    }
+    let h = a.ok(json!({"op":"history","seat":"black"}));
+    let plies = h["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 3);
+    assert_eq!(
+        plies[2]["challenge"]["defender"], "CPT",
+        "black knows its own Captain"
+    );
+    assert!(plies[2].get("piece").is_none(), "but not white's");
+    let full = a.ok(json!({"op":"history"}));
+    assert_eq!(
+        full["plies"][2]["piece"], "CPT",
+        "the arbiter sees everything"
+    );
+    let s = a.ok(json!({"op":"status"}));
+    assert_eq!(s["ply"], 3);
+    assert_eq!(s["to_move"], "black");
+    assert_eq!(s["options"]["flag_rule"], "adjacent");
+    let help = a.ok(json!({"op":"help"}));
+    assert!(help["ops"].as_array().unwrap().iter().any(|o| o == "play"));
+}

@@ -1,0 +1,1 @@
+//! The arena: round robins and gauntlets between bots.

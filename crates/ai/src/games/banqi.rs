@@ -1,0 +1,165 @@
+//! Banqi: the unseen pool is known exactly; flips are chance, resolved when played.
+
+use rand::Rng;
+use rand::seq::SliceRandom;
+use salpakan_engine::banqi::{Action, Banqi, BanqiView, Deal, Kind, Move, Piece, Square};
+use salpakan_engine::{Game, GameRng, Seat};
+
+use super::{AiGame, replay, squash, terminal};
+use crate::Knowledge;
+
+/// What a Banqi seat knows of the deal: the piece on every square turned up so far. Every
+/// other square holds one of the unseen pool, all arrangements equally likely.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DealBelief {
+    /// The piece dealt on each square, where it has been turned up.
+    pub known: [Option<Piece>; 32],
+}
+
+/// The deal belief from the seat's history: flips and face-down attempts reveal the piece
+/// dealt on their square (face-down pieces never move).
+#[must_use]
+pub fn belief(k: &Knowledge<Banqi>) -> DealBelief {
+    let mut known = [None; 32];
+    for v in k.history() {
+        let Some(p) = v.revealed else { continue };
+        let sq = match Banqi::view_move(v) {
+            Move::Flip(s) => Some(s),
+            Move::Step { to, .. } if v.action == Action::Attempt => Some(to),
+            _ => None,
+        };
+        if let Some(s) = sq {
+            known[s.index()] = Some(p);
+        }
+    }
+    DealBelief { known }
+}
+
+/// A complete game consistent with the knowledge: the revealed pieces where they were
+/// dealt, the unseen pool shuffled over the other squares, the history replayed.
+#[must_use]
+pub fn determinize(k: &Knowledge<Banqi>, b: &DealBelief, rng: &mut GameRng) -> Banqi {
+    let mut rest: Vec<Piece> = Deal::sorted_pieces().to_vec();
+    for p in b.known.iter().flatten() {
+        if let Some(i) = rest.iter().position(|q| q == p) {
+            rest.swap_remove(i);
+        }
+    }
+    rest.shuffle(rng);
+    let mut pieces = Deal::sorted_pieces();
+    for (i, slot) in pieces.iter_mut().enumerate() {
+        *slot = match b.known[i] {
+            Some(p) => p,
+            None => rest.pop().expect("32 pieces in all"),
+        };
+    }
+    let deal = Deal::new(pieces).expect("two full sets");
+    let mut g = Banqi::start(k.options(), deal).expect("a valid deal");
+    replay(&mut g, k.history().iter().map(Banqi::view_move));
+    g
+}
+
+/// Resolves a flip (or an attempt on a face-down piece) as chance: the square is made to
+/// hold a piece drawn from the unseen pool with its probability.
+pub fn resolve_chance(g: &mut Banqi, mv: Move, rng: &mut GameRng) {
+    let sq = match mv {
+        Move::Flip(s) => s,
+        Move::Step { to, .. } if matches!(g.at(to), Some((_, true))) => to,
+        _ => return,
+    };
+    let pool = g.unseen_pool();
+    let total: u32 = pool.iter().map(|&n| u32::from(n)).sum();
+    if total == 0 {
+        return;
+    }
+    let mut r = rng.random_range(0..total);
+    for p in Piece::ALL {
+        let n = u32::from(pool[p.index()]);
+        if r < n {
+            g.set_face_down(sq, p);
+            return;
+        }
+        r -= n;
+    }
+}
+
+fn value(k: Kind) -> f64 {
+    match k {
+        Kind::General => 6.0,
+        Kind::Advisor => 4.5,
+        Kind::Elephant => 3.0,
+        Kind::Chariot => 2.2,
+        Kind::Horse => 1.6,
+        Kind::Cannon => 3.2,
+        Kind::Soldier => 1.0,
+    }
+}
+
+/// How good the position is for `seat`.
+#[must_use]
+pub fn evaluate(g: &Banqi, seat: Seat) -> f64 {
+    if let Some(v) = terminal(g, seat) {
+        return v;
+    }
+    let Some(mine) = g.colour_of(seat) else {
+        return 0.5;
+    };
+    let mut material = [0.0f64; 2];
+    let mut count = [0u32; 2];
+    for s in Square::all() {
+        if let Some((p, _)) = g.at(s) {
+            let c = p.color as usize;
+            material[c] += value(p.kind);
+            count[c] += 1;
+        }
+    }
+    let me = mine as usize;
+    let them = 1 - me;
+    let mut score = (material[me] - material[them]) * 0.35;
+    // The side to move may take its best capture now.
+    if let Some(mover) = g.to_move() {
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let best = moves
+            .iter()
+            .filter_map(|&mv| match mv {
+                Move::Step { to, .. } => match g.at(to) {
+                    Some((p, false)) => Some(value(p.kind)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .fold(0.0f64, f64::max);
+        let sign = if mover == seat { 1.0 } else { -1.0 };
+        score += sign * best * 0.35 * 0.7;
+    }
+    if count[me] + count[them] > 0 {
+        score += (f64::from(count[me]) - f64::from(count[them])) * 0.05;
+    }
+    squash(score)
+}
+
+impl AiGame for Banqi {
+    type Belief = DealBelief;
+    const ROLLOUT_DEPTH: u32 = 16;
+
+    fn view_move(view: &BanqiView) -> Move {
+        view.mv.parse().expect("a view's move parses")
+    }
+
+    fn belief(k: &Knowledge<Self>) -> DealBelief {
+        belief(k)
+    }
+
+    fn determinize(k: &Knowledge<Self>, b: &DealBelief, rng: &mut GameRng) -> Self {
+        determinize(k, b, rng)
+    }
+
+    fn before_play(g: &mut Self, mv: Move, rng: &mut GameRng) {
+        resolve_chance(g, mv, rng);
+    }
+
+    fn evaluate(g: &Self, seat: Seat) -> f64 {
+        evaluate(g, seat)
+    }
+}

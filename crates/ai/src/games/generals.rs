@@ -1,0 +1,426 @@
+//! Game of the Generals: belief from challenge outcomes, determinization, evaluation, setup.
+
+use rand::Rng;
+use salpakan_engine::generals::{
+    Duel, FlagRule, Generals, GeneralsOptions, GeneralsView, Move, Piece, RANKS, Setup, Setups,
+    Square, duel,
+};
+use salpakan_engine::{GameKind, GameOptions, GameRng, Seat, rng_from_seed};
+
+use super::{AiGame, replay, squash, terminal};
+use crate::belief::{Belief, Token, mask};
+use crate::{AiError, Knowledge};
+
+const FILES: u8 = salpakan_engine::generals::FILES;
+
+fn sq(i: u8) -> Square {
+    Square::new(i % FILES, i / FILES).expect("on the board")
+}
+
+/// How far `s` stands from `seat`'s back rank (0 = back rank).
+fn depth(seat: Seat, s: Square) -> u8 {
+    match seat {
+        Seat::First => s.rank(),
+        Seat::Second => RANKS - 1 - s.rank(),
+    }
+}
+
+/// The identities `d` for which `attacker` challenging `d` gives `result`.
+fn defenders(attacker: Piece, result: Duel) -> u32 {
+    mask(Piece::ALL.iter().filter(|&&d| duel(attacker, d) == result).map(|&d| d as usize))
+}
+
+/// The identities `a` for which `a` challenging `defender` gives `result`.
+fn attackers(defender: Piece, result: Duel) -> u32 {
+    mask(Piece::ALL.iter().filter(|&&a| duel(a, defender) == result).map(|&a| a as usize))
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Occ {
+    Empty,
+    Own(Piece),
+    Enemy(usize),
+}
+
+/// A piece's material value.
+fn value(p: Piece) -> f64 {
+    match p {
+        Piece::FiveStar => 10.0,
+        Piece::FourStar => 8.5,
+        Piece::ThreeStar => 7.5,
+        Piece::TwoStar => 6.5,
+        Piece::OneStar => 5.5,
+        Piece::Colonel => 4.8,
+        Piece::LtColonel => 4.2,
+        Piece::Major => 3.7,
+        Piece::Captain => 3.2,
+        Piece::FirstLt => 2.8,
+        Piece::SecondLt => 2.4,
+        Piece::Sergeant => 2.0,
+        Piece::Private => 1.4,
+        Piece::Spy => 7.0,
+        Piece::Flag => 0.0,
+    }
+}
+
+fn own_setup(k: &Knowledge<Generals>) -> Setup {
+    let text = k.own_setup().expect("a Generals seat knows its own setup");
+    Setup::parse(k.seat(), &k.options().army, text).expect("the seat's own setup is valid")
+}
+
+/// The belief of `k`'s seat about the enemy army.
+#[must_use]
+pub fn belief(k: &Knowledge<Generals>) -> Belief {
+    let me = k.seat();
+    let enemy = me.other();
+    let enemy_name = GameKind::Generals.seat_name(enemy);
+    let my_name = GameKind::Generals.seat_name(me);
+    let mut board = [Occ::Empty; 72];
+    for &(s, p) in own_setup(k).placements() {
+        board[s.index()] = Occ::Own(p);
+    }
+    let mut tokens = Vec::new();
+    for (s, v) in &k.initial().board {
+        if v.owner == enemy_name {
+            board[s.index()] = Occ::Enemy(tokens.len());
+            let mut t = Token::new(s.index() as u8, 15);
+            if let Some(p) = v.piece {
+                t.restrict(1 << p as usize);
+            }
+            tokens.push(t);
+        }
+    }
+    let far = match enemy {
+        Seat::First => RANKS - 1,
+        Seat::Second => 0,
+    };
+    let mut arrivals: Vec<(usize, usize)> = Vec::new();
+    let history = k.history();
+    for (i, v) in history.iter().enumerate() {
+        let (from, to) = (v.from.index(), v.to.index());
+        let mine = v.seat == my_name;
+        match (board[from], board[to]) {
+            (Occ::Own(p), Occ::Empty) if mine => {
+                board[to] = Occ::Own(p);
+                board[from] = Occ::Empty;
+            }
+            (Occ::Own(p), Occ::Enemy(t)) if mine => {
+                let Some(c) = &v.challenge else { continue };
+                tokens[t].restrict(defenders(p, c.result));
+                if let Some(d) = c.defender {
+                    tokens[t].restrict(1 << d as usize);
+                }
+                board[from] = Occ::Empty;
+                match c.result {
+                    Duel::AttackerWins => {
+                        tokens[t].square = None;
+                        board[to] = Occ::Own(p);
+                    }
+                    Duel::DefenderWins => {}
+                    Duel::BothEliminated => {
+                        tokens[t].square = None;
+                        board[to] = Occ::Empty;
+                    }
+                }
+            }
+            (Occ::Enemy(t), target) if !mine => {
+                tokens[t].moves += 1;
+                if let Some(p) = v.piece {
+                    tokens[t].restrict(1 << p as usize);
+                }
+                board[from] = Occ::Empty;
+                match target {
+                    Occ::Own(p) => {
+                        tokens[t].attacks += 1;
+                        let Some(c) = &v.challenge else { continue };
+                        tokens[t].restrict(attackers(p, c.result));
+                        match c.result {
+                            Duel::AttackerWins => {
+                                board[to] = Occ::Enemy(t);
+                                tokens[t].square = Some(to as u8);
+                            }
+                            Duel::DefenderWins => tokens[t].square = None,
+                            Duel::BothEliminated => {
+                                tokens[t].square = None;
+                                board[to] = Occ::Empty;
+                            }
+                        }
+                    }
+                    _ => {
+                        board[to] = Occ::Enemy(t);
+                        tokens[t].square = Some(to as u8);
+                    }
+                }
+                if tokens[t].square == Some(to as u8) && v.to.rank() == far {
+                    arrivals.push((t, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    // A piece that reached the far rank and did not end the game is no Flag.
+    if k.to_move().is_some() {
+        let n = history.len();
+        for (t, i) in arrivals {
+            let to = history[i].to;
+            let wins_now = match k.options().flag_rule {
+                FlagRule::Electronic => true,
+                FlagRule::OneTurn => false,
+                FlagRule::Adjacent => !Square::all().any(|s| {
+                    let d = (i16::from(s.file()) - i16::from(to.file())).abs()
+                        + (i16::from(s.rank()) - i16::from(to.rank())).abs();
+                    d == 1 && matches!(board_at_ply(k, i, s), Some(true))
+                }),
+            };
+            if n >= i + 2 || wins_now {
+                tokens[t].restrict(!(1 << Piece::Flag as usize));
+            }
+        }
+    }
+    for (s, v) in &k.observation().board {
+        if v.owner == enemy_name {
+            if let (Some(p), Occ::Enemy(t)) = (v.piece, board[s.index()]) {
+                tokens[t].restrict(1 << p as usize);
+            }
+        }
+    }
+    // Priors: where pieces start and how they behave.
+    for t in &mut tokens {
+        let d = depth(enemy, sq(t.start));
+        for p in Piece::ALL {
+            let mut w: f64 = 1.0;
+            match p {
+                Piece::Flag => {
+                    w = [3.0, 1.2, 0.35][d.min(2) as usize];
+                    w *= 0.6f64.powi(t.moves.min(20) as i32) * 0.25f64.powi(t.attacks as i32);
+                }
+                Piece::Private => w = [0.8, 1.0, 1.4][d.min(2) as usize],
+                Piece::Spy => w = 1.1 * 1.3f64.powi(t.attacks.min(4) as i32),
+                Piece::FiveStar | Piece::FourStar | Piece::ThreeStar => {
+                    w = 1.3f64.powi(t.attacks.min(4) as i32);
+                }
+                _ => {}
+            }
+            t.prior[p as usize] = w;
+        }
+    }
+    let counts = Piece::ALL
+        .iter()
+        .map(|&p| k.options().army.count(p))
+        .collect();
+    Belief::new(counts, tokens)
+}
+
+/// Whether a piece of the seat stood on `s` after ply `i` (index into the history), by
+/// replaying the seat's own moves: `Some(true)` own piece, `Some(false)` other or empty.
+fn board_at_ply(k: &Knowledge<Generals>, i: usize, s: Square) -> Option<bool> {
+    let me = k.seat();
+    let my_name = GameKind::Generals.seat_name(me);
+    let mut own = [false; 72];
+    for &(q, _) in own_setup(k).placements() {
+        own[q.index()] = true;
+    }
+    for v in &k.history()[..=i] {
+        let (from, to) = (v.from.index(), v.to.index());
+        if v.seat == my_name {
+            own[from] = false;
+            let lands = match &v.challenge {
+                None => true,
+                Some(c) => c.result == Duel::AttackerWins,
+            };
+            own[to] = lands;
+        } else if let Some(c) = &v.challenge {
+            if c.result != Duel::DefenderWins {
+                own[to] = false;
+            }
+        }
+    }
+    Some(own[s.index()])
+}
+
+/// A complete game consistent with the knowledge.
+#[must_use]
+pub fn determinize(k: &Knowledge<Generals>, b: &Belief, rng: &mut GameRng) -> Generals {
+    let me = k.seat();
+    let army = &k.options().army;
+    let mine = own_setup(k);
+    let assignment = b.sample(rng).unwrap_or_else(|| {
+        // Contradictory constraints cannot come from a real game; fall back to any setup.
+        let pieces = army.pieces();
+        (0..b.tokens().len())
+            .map(|i| pieces[i % pieces.len()] as u8)
+            .collect()
+    });
+    let placements: Vec<(Square, Piece)> = b
+        .tokens()
+        .iter()
+        .zip(&assignment)
+        .map(|(t, &p)| (sq(t.start), Piece::ALL[p as usize]))
+        .collect();
+    let theirs = Setup::new(me.other(), army, &placements)
+        .unwrap_or_else(|_| Setup::random(me.other(), army, rng));
+    let setups = match me {
+        Seat::First => Setups([mine, theirs]),
+        Seat::Second => Setups([theirs, mine]),
+    };
+    let mut g = <Generals as salpakan_engine::Game>::start(k.options(), setups)
+        .expect("setups valid for the options");
+    replay(&mut g, k.history().iter().map(Generals::view_move));
+    g
+}
+
+/// How good the position is for `seat`.
+#[must_use]
+pub fn evaluate(g: &Generals, seat: Seat) -> f64 {
+    if let Some(v) = terminal(g, seat) {
+        return v;
+    }
+    let mut material = [0.0f64; 2];
+    let mut flags: [Option<Square>; 2] = [None, None];
+    let mut advance = [0.0f64; 2];
+    for s in Square::all() {
+        if let Some((owner, p)) = g.at(s) {
+            material[owner.index()] += value(p);
+            if p == Piece::Flag {
+                flags[owner.index()] = Some(s);
+            } else {
+                advance[owner.index()] += f64::from(depth(owner, s)) * 0.02;
+            }
+        }
+    }
+    let mut score = (material[seat.index()] - material[seat.other().index()]) * 0.25
+        + advance[seat.index()]
+        - advance[seat.other().index()];
+    for side in Seat::BOTH {
+        let Some(f) = flags[side.index()] else {
+            continue;
+        };
+        let sign = if side == seat { 1.0 } else { -1.0 };
+        // Danger: enemy pieces close to the Flag; progress: the Flag's advance when the way
+        // is clear.
+        let mut danger = 0.0;
+        let mut blocked = false;
+        for s in Square::all() {
+            if let Some((o, _)) = g.at(s) {
+                if o != side {
+                    let d = (i16::from(s.file()) - i16::from(f.file())).abs()
+                        + (i16::from(s.rank()) - i16::from(f.rank())).abs();
+                    if d <= 2 {
+                        danger += if d == 1 { 0.6 } else { 0.25 };
+                    }
+                    if depth(side, s) > depth(side, f) && (s.file() as i16 - f.file() as i16).abs() <= 1 {
+                        blocked = true;
+                    }
+                }
+            }
+        }
+        let progress = f64::from(depth(side, f));
+        let clear = if blocked { 0.03 } else { 0.25 };
+        score += sign * (progress * clear - danger);
+    }
+    squash(score)
+}
+
+impl AiGame for Generals {
+    type Belief = Belief;
+    const ROLLOUT_DEPTH: u32 = 24;
+
+    fn view_move(view: &GeneralsView) -> Move {
+        Move {
+            from: view.from,
+            to: view.to,
+        }
+    }
+
+    fn belief(k: &Knowledge<Self>) -> Belief {
+        belief(k)
+    }
+
+    fn determinize(k: &Knowledge<Self>, b: &Belief, rng: &mut GameRng) -> Self {
+        determinize(k, b, rng)
+    }
+
+    fn evaluate(g: &Self, seat: Seat) -> f64 {
+        evaluate(g, seat)
+    }
+}
+
+/// A setup with variety: the Flag on the back rank (sometimes the middle), guarded by a
+/// strong piece and a Spy nearby, Privates and lower officers towards the front, the other
+/// officers spread over the board.
+#[must_use]
+pub fn setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup {
+    let army = &options.army;
+    let mut free: Vec<Square> = Square::all()
+        .filter(|&s| match seat {
+            Seat::First => s.rank() < 3,
+            Seat::Second => s.rank() >= RANKS - 3,
+        })
+        .collect();
+    let mut placements = Vec::new();
+    let mut pieces = army.pieces();
+    let take = |free: &mut Vec<Square>, rng: &mut GameRng, w: &dyn Fn(Square) -> f64| {
+        let total: f64 = free.iter().map(|&s| w(s)).sum();
+        let mut r = rng.random::<f64>() * total;
+        let mut idx = free.len() - 1;
+        for (i, &s) in free.iter().enumerate() {
+            if r < w(s) {
+                idx = i;
+                break;
+            }
+            r -= w(s);
+        }
+        free.swap_remove(idx)
+    };
+    let flag = take(&mut free, rng, &|s| {
+        let edge = if s.file() == 0 || s.file() == FILES - 1 { 0.5 } else { 1.0 };
+        [6.0, 1.5, 0.2][depth(seat, s) as usize] * edge
+    });
+    placements.push((flag, Piece::Flag));
+    pieces.retain(|&p| p != Piece::Flag);
+    let near = move |s: Square| {
+        (i16::from(s.file()) - i16::from(flag.file())).abs()
+            + (i16::from(s.rank()) - i16::from(flag.rank())).abs()
+    };
+    // Order: a guard and a Spy near the Flag, then the rest by preference.
+    let order = [
+        Piece::Spy,
+        Piece::FourStar,
+        Piece::FiveStar,
+        Piece::Spy,
+        Piece::ThreeStar,
+        Piece::TwoStar,
+        Piece::OneStar,
+    ];
+    for (i, &p) in order.iter().enumerate() {
+        if let Some(j) = pieces.iter().position(|&q| q == p) {
+            pieces.swap_remove(j);
+            let s = if i < 2 && rng.random::<f64>() < 0.7 {
+                take(&mut free, rng, &|s| if near(s) == 1 { 4.0 } else { 0.2 })
+            } else {
+                take(&mut free, rng, &|s| [0.6, 1.0, 1.6][depth(seat, s) as usize])
+            };
+            placements.push((s, p));
+        }
+    }
+    pieces.sort_by_key(|&p| std::cmp::Reverse(p as u8));
+    for p in pieces {
+        let s = take(&mut free, rng, &|s| match p {
+            Piece::Private => [0.7, 1.0, 1.8][depth(seat, s) as usize],
+            _ => 1.0 + if near(s) <= 2 { 0.5 } else { 0.0 },
+        });
+        placements.push((s, p));
+    }
+    Setup::new(seat, army, &placements).expect("a placement of the army is valid")
+}
+
+/// [`setup`] as JSON for the facade.
+pub fn setup_json(
+    options: &serde_json::Value,
+    seat: Seat,
+    seed: u64,
+) -> Result<serde_json::Value, AiError> {
+    let options = GeneralsOptions::from_json(options).map_err(|e| AiError::Setup(e.to_string()))?;
+    let s = setup(seat, &options, &mut rng_from_seed(seed));
+    Ok(salpakan_engine::placements_json(&s.text()))
+}

@@ -1,0 +1,58 @@
+//! What the bots need of each game: the belief, determinization, chance, evaluation.
+
+pub mod banqi;
+pub mod generals;
+pub mod stratego;
+
+use salpakan_engine::{Game, GameRng, Seat};
+
+use crate::Knowledge;
+
+/// A game the bots can play. Implemented for the three salpakan games.
+///
+/// Everything here starts from a [`Knowledge`]: a determinized game is a *sample* made from
+/// the seat's belief, never the arbiter's state.
+pub trait AiGame: Game {
+    /// The seat's belief about what it cannot see.
+    type Belief: Clone + std::fmt::Debug + Send + Sync;
+
+    /// The move of a ply, as the seat saw it (moves are public in all three games).
+    fn view_move(view: &Self::View) -> Self::Move;
+
+    /// The belief, from everything the seat has observed.
+    fn belief(k: &Knowledge<Self>) -> Self::Belief;
+
+    /// A complete game consistent with the knowledge: a hidden state drawn from the belief,
+    /// with the move history replayed on it (every replayed ply shows the seat exactly what
+    /// it saw).
+    fn determinize(k: &Knowledge<Self>, b: &Self::Belief, rng: &mut GameRng) -> Self;
+
+    /// Resolves chance before `mv` is played on a determinized game (Banqi flips).
+    fn before_play(_g: &mut Self, _mv: Self::Move, _rng: &mut GameRng) {}
+
+    /// How good the (determinized) position is for `seat`, from 0 (lost) to 1 (won).
+    fn evaluate(g: &Self, seat: Seat) -> f64;
+
+    /// Rollout plies before the evaluation, by default.
+    const ROLLOUT_DEPTH: u32;
+}
+
+/// Plays `moves` on `g` (known legal: they were played in the real game).
+pub(crate) fn replay<G: Game>(g: &mut G, moves: impl IntoIterator<Item = G::Move>) {
+    for mv in moves {
+        if g.outcome().is_some() {
+            break;
+        }
+        g.play_unchecked(mv);
+    }
+}
+
+/// The logistic squashing of an evaluation score.
+pub(crate) fn squash(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The terminal value of a finished game for `seat`.
+pub(crate) fn terminal<G: Game>(g: &G, seat: Seat) -> Option<f64> {
+    g.outcome().map(|o| o.score(seat))
+}

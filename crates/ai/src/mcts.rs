@@ -1,0 +1,216 @@
+//! Information-set Monte Carlo tree search (single observer).
+//!
+//! One tree over the public move sequence. Each iteration takes a complete game sampled
+//! from the seat's belief (a pool of determinizations is drawn first, then cycled; Banqi
+//! flips are re-drawn as chance whenever a flip is played), descends the tree choosing
+//! among the moves legal in that sample by UCB with availability counts, expands one
+//! node, plays random moves for a few plies and scores the result with the game's
+//! evaluation. The move played is the root's most visited.
+
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use salpakan_engine::{GameRng, Seat};
+
+use crate::{AiGame, Knowledge};
+
+/// How long to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// A fixed number of iterations: deterministic for a seed.
+    Iterations(u64),
+    /// Wall-clock milliseconds.
+    Millis(u64),
+}
+
+/// Search parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsParams {
+    /// How long to search.
+    pub budget: Budget,
+    /// Determinizations drawn from the belief and cycled through.
+    pub samples: usize,
+    /// Random plies after the tree before the evaluation.
+    pub depth: u32,
+    /// The UCB exploration constant.
+    pub exploration: f64,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The move to play.
+    pub best: M,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Each root move with its visits and mean value for the seat.
+    pub root: Vec<(M, u32, f64)>,
+}
+
+struct Node<M> {
+    mv: Option<M>,
+    mover: Seat,
+    children: Vec<usize>,
+    visits: u32,
+    avail: u32,
+    total: f64,
+}
+
+/// Searches from the seat's knowledge (the seat must be to move).
+///
+/// # Panics
+/// If the seat has no legal move.
+pub fn search<G: AiGame>(
+    k: &Knowledge<G>,
+    params: &MctsParams,
+    rng: &mut GameRng,
+) -> SearchResult<G::Move> {
+    let legal = k.legal_moves();
+    assert!(!legal.is_empty(), "the seat has no legal move");
+    let me = k.seat();
+    if legal.len() == 1 {
+        return SearchResult {
+            best: legal[0],
+            iterations: 0,
+            root: vec![(legal[0], 0, 0.5)],
+        };
+    }
+    let start = Instant::now();
+    let deadline = match params.budget {
+        Budget::Millis(ms) => Some(start + Duration::from_millis(ms)),
+        Budget::Iterations(_) => None,
+    };
+    let max_iters = match params.budget {
+        Budget::Iterations(n) => n,
+        Budget::Millis(_) => u64::MAX,
+    };
+    let belief = G::belief(k);
+    let mut pool: Vec<G> = Vec::with_capacity(params.samples);
+    let mut nodes: Vec<Node<G::Move>> = vec![Node {
+        mv: None,
+        mover: me,
+        children: Vec::new(),
+        visits: 0,
+        avail: 0,
+        total: 0.0,
+    }];
+    let mut path = Vec::with_capacity(64);
+    let mut moves = Vec::with_capacity(64);
+    let mut it = 0u64;
+    while it < max_iters {
+        if let Some(d) = deadline {
+            if it % 8 == 0 && Instant::now() >= d && it > 0 {
+                break;
+            }
+        }
+        let slot = (it as usize) % params.samples.max(1);
+        if slot >= pool.len() {
+            pool.push(G::determinize(k, &belief, rng));
+        }
+        let mut g = pool[slot].clone();
+        path.clear();
+        let mut node = 0usize;
+        // Selection and expansion.
+        loop {
+            let Some(mover) = g.to_move() else { break };
+            moves.clear();
+            if node == 0 {
+                moves.extend_from_slice(legal);
+            } else {
+                g.legal_moves(&mut moves);
+            }
+            if moves.is_empty() {
+                break;
+            }
+            let untried: Vec<G::Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| !nodes[node].children.iter().any(|&c| nodes[c].mv == Some(*m)))
+                .collect();
+            if !untried.is_empty() {
+                let mv = untried[rng.random_range(0..untried.len())];
+                let child = nodes.len();
+                nodes.push(Node {
+                    mv: Some(mv),
+                    mover,
+                    children: Vec::new(),
+                    visits: 0,
+                    avail: 0,
+                    total: 0.0,
+                });
+                nodes[node].children.push(child);
+                // Availability of the siblings legal here.
+                for &c in &nodes[node].children.clone() {
+                    if nodes[c].mv.is_some_and(|m| moves.contains(&m)) {
+                        nodes[c].avail += 1;
+                    }
+                }
+                G::before_play(&mut g, mv, rng);
+                g.play_unchecked(mv);
+                path.push(child);
+                break;
+            }
+            let mut best = usize::MAX;
+            let mut best_score = f64::MIN;
+            let children = nodes[node].children.clone();
+            for c in children {
+                let Some(m) = nodes[c].mv else { continue };
+                if !moves.contains(&m) {
+                    continue;
+                }
+                nodes[c].avail += 1;
+                let n = &nodes[c];
+                let v = f64::from(n.visits.max(1));
+                let score = n.total / v
+                    + params.exploration * (f64::from(n.avail.max(1)).ln() / v).sqrt();
+                if score > best_score {
+                    best_score = score;
+                    best = c;
+                }
+            }
+            if best == usize::MAX {
+                break;
+            }
+            let mv = nodes[best].mv.expect("children have moves");
+            G::before_play(&mut g, mv, rng);
+            g.play_unchecked(mv);
+            path.push(best);
+            node = best;
+        }
+        // Rollout.
+        for _ in 0..params.depth {
+            let Some(mv) = g.random_move(rng) else { break };
+            G::before_play(&mut g, mv, rng);
+            g.play_unchecked(mv);
+        }
+        let v = G::evaluate(&g, me);
+        nodes[0].visits += 1;
+        for &n in &path {
+            let node = &mut nodes[n];
+            node.visits += 1;
+            node.total += if node.mover == me { v } else { 1.0 - v };
+        }
+        it += 1;
+    }
+    let root: Vec<(G::Move, u32, f64)> = nodes[0]
+        .children
+        .iter()
+        .map(|&c| {
+            let n = &nodes[c];
+            (
+                n.mv.expect("children have moves"),
+                n.visits,
+                n.total / f64::from(n.visits.max(1)),
+            )
+        })
+        .collect();
+    let best = root
+        .iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
+        .map_or(legal[0], |r| r.0);
+    SearchResult {
+        best,
+        iterations: it,
+        root,
+    }
+}

@@ -1,0 +1,1 @@
+//! The external bot protocol (JSON Lines over stdin/stdout).

@@ -1,0 +1,247 @@
+//! Bot choices written as text: `random`, `greedy`, `mcts:ms=200`, `cmd:"python3 bot.py"`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::AiError;
+
+/// Which bot.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BotKind {
+    /// Uniformly random legal moves.
+    Random,
+    /// One-ply evaluation with the belief.
+    Greedy,
+    /// Information-set Monte Carlo tree search over sampled hidden states.
+    Mcts,
+    /// An external program speaking the bot protocol (`docs/bot-protocol.md`).
+    Command(String),
+}
+
+impl BotKind {
+    /// The built-in names.
+    pub const NAMES: [&'static str; 3] = ["random", "greedy", "mcts"];
+
+    fn name(&self) -> &str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Greedy => "greedy",
+            BotKind::Mcts => "mcts",
+            BotKind::Command(_) => "cmd",
+        }
+    }
+
+    fn params(&self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            BotKind::Random => &[("seed", "mixed into the seed of every choice")],
+            BotKind::Greedy => &[
+                ("seed", "mixed into the seed of every choice"),
+                ("samples", "hidden states sampled per move (default 24)"),
+            ],
+            BotKind::Mcts => &[
+                ("ms", "time budget per move in milliseconds (default 100)"),
+                (
+                    "iters",
+                    "iteration budget per move; deterministic for a seed (overrides ms)",
+                ),
+                ("seed", "mixed into the seed of every choice"),
+                ("samples", "hidden states sampled per move (default 32)"),
+                ("depth", "rollout plies before the evaluation (default per game)"),
+                ("c", "exploration constant in hundredths (default 70)"),
+            ],
+            BotKind::Command(_) => &[(
+                "timeout",
+                "milliseconds the program may take per answer (default 5000)",
+            )],
+        }
+    }
+}
+
+/// A bot choice parsed from text: `"random"`, `"greedy"`, `"mcts"`, `"mcts:ms=200"`,
+/// `"mcts:iters=5000,seed=3"`, `cmd:"python3 examples/bot.py"`; `Display` gives it back.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BotSpec {
+    kind: BotKind,
+    params: Vec<(String, u64)>,
+}
+
+impl BotSpec {
+    /// A bot with no parameters.
+    #[must_use]
+    pub fn new(kind: BotKind) -> BotSpec {
+        BotSpec {
+            kind,
+            params: Vec::new(),
+        }
+    }
+
+    /// The built-in bots: `random`, `greedy`, and `mcts` at a few strengths.
+    #[must_use]
+    pub fn builtin() -> Vec<BotSpec> {
+        ["random", "greedy", "mcts:ms=50", "mcts:ms=100", "mcts:ms=300"]
+            .iter()
+            .map(|s| s.parse().expect("built-in specs parse"))
+            .collect()
+    }
+
+    /// Which bot.
+    #[must_use]
+    pub fn kind(&self) -> &BotKind {
+        &self.kind
+    }
+
+    /// A parameter's value, if given.
+    #[must_use]
+    pub fn param(&self, key: &str) -> Option<u64> {
+        self.params.iter().find(|(k, _)| k == key).map(|&(_, v)| v)
+    }
+
+    /// The same bot with one parameter set.
+    ///
+    /// # Errors
+    /// [`AiError::BadParameter`] if this bot has no such parameter.
+    pub fn with(mut self, key: &str, value: u64) -> Result<BotSpec, AiError> {
+        self.check_key(key)?;
+        if let Some(p) = self.params.iter_mut().find(|(k, _)| k == key) {
+            p.1 = value;
+        } else {
+            self.params.push((key.to_string(), value));
+        }
+        Ok(self)
+    }
+
+    /// Whether this is an external program.
+    #[must_use]
+    pub fn is_external(&self) -> bool {
+        matches!(self.kind, BotKind::Command(_))
+    }
+
+    fn check_key(&self, key: &str) -> Result<(), AiError> {
+        let known = self.kind.params();
+        if known.iter().any(|(k, _)| *k == key) {
+            Ok(())
+        } else {
+            Err(AiError::BadParameter {
+                bot: self.kind.name().to_string(),
+                key: key.to_string(),
+                expected: known
+                    .iter()
+                    .map(|(k, d)| format!("{k} ({d})"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+        }
+    }
+
+    /// Parses a comma-separated list of bots, where parameters of one bot are also separated
+    /// by commas: `random,greedy,mcts:iters=500,seed=2,cmd:"python3 bot.py"`. An item
+    /// `key=value` belongs to the bot before it.
+    ///
+    /// # Errors
+    /// The first bot that does not parse.
+    pub fn parse_list(text: &str) -> Result<Vec<BotSpec>, AiError> {
+        let mut items: Vec<String> = Vec::new();
+        let mut cur = String::new();
+        let mut quoted = false;
+        for ch in text.chars() {
+            match ch {
+                '"' => {
+                    quoted = !quoted;
+                    cur.push(ch);
+                }
+                ',' if !quoted => items.push(std::mem::take(&mut cur)),
+                _ => cur.push(ch),
+            }
+        }
+        items.push(cur);
+        let mut specs: Vec<String> = Vec::new();
+        for item in items {
+            let item = item.trim().to_string();
+            if item.is_empty() {
+                continue;
+            }
+            let is_param = !item.contains(':') && item.contains('=');
+            match specs.last_mut() {
+                Some(last) if is_param => {
+                    last.push(if last.contains(':') { ',' } else { ':' });
+                    last.push_str(&item);
+                }
+                _ => specs.push(item),
+            }
+        }
+        specs.iter().map(|s| s.parse()).collect()
+    }
+}
+
+impl FromStr for BotSpec {
+    type Err = AiError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        let (name, rest) = match s.split_once(':') {
+            Some((n, r)) => (n.trim(), r.trim()),
+            None => (s, ""),
+        };
+        let (kind, params_text) = match name.to_ascii_lowercase().as_str() {
+            "random" => (BotKind::Random, rest),
+            "greedy" => (BotKind::Greedy, rest),
+            "mcts" => (BotKind::Mcts, rest),
+            "cmd" => {
+                let body = rest.strip_prefix('"').ok_or_else(|| AiError::BadSpec {
+                    spec: s.to_string(),
+                    why: "write an external bot as cmd:\"program arguments\"".into(),
+                })?;
+                let end = body.find('"').ok_or_else(|| AiError::BadSpec {
+                    spec: s.to_string(),
+                    why: "the command has no closing quote".into(),
+                })?;
+                let command = body[..end].trim().to_string();
+                if command.is_empty() {
+                    return Err(AiError::BadSpec {
+                        spec: s.to_string(),
+                        why: "the command is empty".into(),
+                    });
+                }
+                let after = body[end + 1..].trim();
+                let after = after.strip_prefix(',').unwrap_or(after);
+                (BotKind::Command(command), after)
+            }
+            _ => {
+                return Err(AiError::UnknownBot {
+                    name: name.to_string(),
+                    known: format!("{}, or cmd:\"program\"", BotKind::NAMES.join(", ")),
+                });
+            }
+        };
+        let mut spec = BotSpec::new(kind);
+        for item in params_text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (k, v) = item.split_once('=').ok_or_else(|| AiError::BadSpec {
+                spec: s.to_string(),
+                why: format!("{item:?} is not key=value"),
+            })?;
+            let v: u64 = v.trim().parse().map_err(|_| AiError::BadSpec {
+                spec: s.to_string(),
+                why: format!("{k}: {v:?} is not a whole number"),
+            })?;
+            spec = spec.with(k.trim(), v)?;
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            BotKind::Command(c) => write!(f, "cmd:\"{c}\"")?,
+            k => f.write_str(k.name())?,
+        }
+        for (i, (k, v)) in self.params.iter().enumerate() {
+            let sep = if i == 0 && !self.is_external() {
+                ':'
+            } else {
+                ','
+            };
+            write!(f, "{sep}{k}={v}")?;
+        }
+        Ok(())
+    }
+}

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod arbiter;
+mod arena;
 mod bench;
 mod records;
 
@@ -21,6 +22,38 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play bots against each other: a round robin (or gauntlet), both seats per pairing,
+    /// in parallel; prints a results table and an Elo ladder, writes every record.
+    Arena {
+        /// Which game: generals, stratego or banqi.
+        #[arg(long)]
+        game: String,
+        /// Bots, comma-separated: random, greedy, mcts:ms=100, mcts:iters=2000,seed=3,
+        /// cmd:"python3 examples/bot.py" (see docs/ai.md).
+        #[arg(long)]
+        bots: String,
+        /// Games per pairing (seats alternate).
+        #[arg(long, default_value_t = 20)]
+        games: u32,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Seed for setups, deals and bots.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Folder for every game's full record.
+        #[arg(long, default_value = "arena-records")]
+        records: PathBuf,
+        /// Only the first bot against each of the others.
+        #[arg(long)]
+        gauntlet: bool,
+        /// Game options as a JSON object, over the arena defaults (max_quiet_plies 200).
+        #[arg(long)]
+        options: Option<String>,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Speak the arbiter protocol: one JSON request per line on stdin, one JSON answer per
     /// line on stdout (see docs/arbiter-protocol.md).
     Arbiter,
@@ -105,6 +138,27 @@ fn main() -> ExitCode {
             out,
             quiet_limit,
         })) => records::import_cdc(&files, out.as_deref(), quiet_limit),
+        Command::Arena {
+            game,
+            bots,
+            games,
+            jobs,
+            seed,
+            records,
+            gauntlet,
+            options,
+            quiet,
+        } => arena::run(arena::Args {
+            game,
+            bots,
+            games,
+            jobs,
+            seed,
+            records,
+            gauntlet,
+            options,
+            quiet,
+        }),
         Command::Bench {
             game,
             seconds,

@@ -192,7 +192,14 @@ pub fn belief(k: &Knowledge<Generals>) -> Belief {
             match p {
                 Piece::Flag => {
                     w = [3.0, 1.2, 0.35][d.min(2) as usize];
-                    w *= 0.6f64.powi(t.moves.min(20) as i32) * 0.25f64.powi(t.attacks as i32);
+                    w *= 0.3f64.powi(t.attacks.min(5) as i32);
+                    // A piece running deep into our half may be a Flag trying to arrive.
+                    if let Some(now) = t.square {
+                        let deep = depth(enemy, sq(now));
+                        if deep >= 5 {
+                            w *= 1.0 + f64::from(deep - 4);
+                        }
+                    }
                 }
                 Piece::Private => w = [0.8, 1.0, 1.4][d.min(2) as usize],
                 Piece::Spy => w = 1.1 * 1.3f64.powi(t.attacks.min(4) as i32),
@@ -315,8 +322,12 @@ pub fn evaluate(g: &Generals, seat: Seat) -> f64 {
             }
         }
         let progress = f64::from(depth(side, f));
-        let clear = if blocked { 0.03 } else { 0.25 };
-        score += sign * (progress * clear - danger);
+        let run = if blocked {
+            0.03 * progress
+        } else {
+            0.04 * progress * progress + if progress >= 6.0 { 1.5 } else { 0.0 }
+        };
+        score += sign * (run - danger);
     }
     squash(score)
 }

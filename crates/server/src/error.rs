@@ -1,0 +1,85 @@
+//! The one error type of the server, and the one place that maps it to HTTP statuses and
+//! WebSocket error messages.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+/// Everything that can go wrong serving a request or a message. Every variant's message is
+/// a sentence for the client saying what was wrong; none ever names hidden information.
+/// A refused request changes nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The request is malformed: bad JSON, a missing or wrong field, a bad option.
+    #[error("{0}")]
+    BadRequest(String),
+    /// No game with that id.
+    #[error("there is no game {0:?}")]
+    UnknownGame(String),
+    /// No open seek or challenge with that id.
+    #[error("there is no open seek or challenge {0:?}; it may have been accepted or cancelled")]
+    UnknownSeek(String),
+    /// The request needs a guest token and has none, or an unknown one.
+    #[error(
+        "this needs a guest identity: send \"Authorization: Bearer <token>\" with the token from POST /api/guest"
+    )]
+    Unauthorized,
+    /// The token is valid but not for this: another seat's token, someone else's seek.
+    #[error("{0}")]
+    Forbidden(String),
+    /// The action is well-formed but not allowed now: out of turn, illegal, game over.
+    #[error("{0}")]
+    Rejected(String),
+    /// Too many messages on this connection.
+    #[error("too many messages: at most {0} a second on one connection; this one was dropped")]
+    RateLimited(u32),
+    /// A message over the size limit.
+    #[error("message too large: {0} bytes; at most {1} are accepted")]
+    TooLarge(usize, usize),
+    /// The store failed; the action was not taken.
+    #[error("the server could not store this; nothing was changed, try again")]
+    Storage(String),
+    /// The server is shutting down or the game's task has stopped.
+    #[error("the server is busy or shutting down; try again")]
+    Unavailable,
+}
+
+impl Error {
+    /// The HTTP status for this error.
+    #[must_use]
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Error::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Error::UnknownGame(_) | Error::UnknownSeek(_) => StatusCode::NOT_FOUND,
+            Error::Unauthorized => StatusCode::UNAUTHORIZED,
+            Error::Forbidden(_) => StatusCode::FORBIDDEN,
+            Error::Rejected(_) => StatusCode::CONFLICT,
+            Error::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            Error::TooLarge(..) => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Error::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// The error as a versioned JSON message: `{"v":1,"t":"error","error":"..."}`, with the
+    /// request's `id` when it had one.
+    #[must_use]
+    pub fn to_json(&self, id: Option<&serde_json::Value>) -> serde_json::Value {
+        let mut m = serde_json::json!({"v": 1, "t": "error", "error": self.to_string()});
+        if let Some(id) = id {
+            m["id"] = id.clone();
+        }
+        m
+    }
+}
+
+impl IntoResponse for Error {
+    fn into_response(self) -> Response {
+        if let Error::Storage(detail) = &self {
+            tracing::error!(%detail, "storage failure");
+        }
+        (self.status(), axum::Json(self.to_json(None))).into_response()
+    }
+}
+
+/// The server's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,348 @@
+//! The HTTP JSON API under `/api` (see `docs/protocol.md`).
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use salpakan_engine::{Copy, GameKind, Seat};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use crate::app::{App, NewGame, Seek};
+use crate::bots::Bot;
+use crate::clock::TimeControl;
+use crate::error::{Error, Result};
+use crate::game::{Cmd, Player, random_u64};
+use crate::identity::{User, random_hex};
+
+fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T> {
+    let body: &[u8] = if body.is_empty() { b"{}" } else { body };
+    serde_json::from_slice(body).map_err(|e| Error::BadRequest(format!("bad JSON body: {e}")))
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+}
+
+fn user(app: &App, headers: &HeaderMap) -> Result<User> {
+    bearer(headers)
+        .and_then(|t| app.identity.authenticate(t))
+        .ok_or(Error::Unauthorized)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GuestReq {
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// `POST /api/guest`: a new guest identity.
+pub async fn guest(State(app): State<Arc<App>>, body: Bytes) -> Result<Json<Value>> {
+    let req: GuestReq = parse(&body)?;
+    let (u, token) = app.identity.create_guest(req.name).await?;
+    Ok(Json(
+        json!({"v": 1, "id": u.id, "name": u.name, "token": token}),
+    ))
+}
+
+/// `GET /api/me`: who the token belongs to, and their games with seat tokens.
+pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Value>> {
+    let u = user(&app, &headers)?;
+    let games: Vec<Value> = app
+        .games_of(&u.id)
+        .into_iter()
+        .map(|(g, s)| json!({"game": g, "seat_index": s.index(), "seat_token": app.seat_token(&g, s)}))
+        .collect();
+    Ok(Json(
+        json!({"v": 1, "id": u.id, "name": u.name, "games": games}),
+    ))
+}
+
+/// `GET /api/lobby`: open seeks, games in progress, bots.
+pub async fn lobby(State(app): State<Arc<App>>) -> Json<Value> {
+    let mut l = app.lobby();
+    l["v"] = 1.into();
+    l["bots"] = json!(Bot::names());
+    Json(l)
+}
+
+/// `GET /api/bots`: the built-in bots.
+pub async fn bots() -> Json<Value> {
+    Json(json!({"v": 1, "bots": Bot::names()}))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameReq {
+    game: String,
+    #[serde(default)]
+    options: Value,
+    #[serde(default)]
+    clock: Option<TimeControl>,
+    #[serde(default)]
+    seat: Option<String>,
+    #[serde(default)]
+    bot: Option<String>,
+}
+
+struct Checked {
+    kind: GameKind,
+    options: Value,
+    clock: Option<TimeControl>,
+    seat: Option<Seat>,
+}
+
+fn check_game(req: &GameReq) -> Result<Checked> {
+    let kind: GameKind = req.game.parse().map_err(Error::BadRequest)?;
+    let options = kind
+        .new_match(&req.options, &serde_json::Map::new(), 0)
+        .map_err(|e| Error::BadRequest(e.to_string()))?
+        .options_json();
+    if let Some(c) = &req.clock {
+        c.check().map_err(Error::BadRequest)?;
+    }
+    let seat = match req.seat.as_deref() {
+        None | Some("random") => None,
+        Some(n) => Some(kind.parse_seat(n).ok_or_else(|| {
+            Error::BadRequest(format!(
+                "unknown seat {n:?}; choose {}, {} or random",
+                kind.seat_name(Seat::First),
+                kind.seat_name(Seat::Second)
+            ))
+        })?),
+    };
+    Ok(Checked {
+        kind,
+        options,
+        clock: req.clock,
+        seat,
+    })
+}
+
+fn new_seek(app: &App, headers: &HeaderMap, body: &Bytes, public: bool) -> Result<Seek> {
+    let u = user(app, headers)?;
+    let req: GameReq = parse(body)?;
+    if req.bot.is_some() {
+        return Err(Error::BadRequest(
+            "a seek has no bot; to play a bot, POST /api/bot-games".into(),
+        ));
+    }
+    let c = check_game(&req)?;
+    let seek = Seek {
+        id: random_hex(10),
+        user: u,
+        kind: c.kind,
+        options: c.options,
+        clock: c.clock,
+        seat: c.seat,
+        public,
+    };
+    app.add_seek(seek.clone());
+    Ok(seek)
+}
+
+/// `POST /api/seeks`: open a public seek.
+pub async fn create_seek(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>> {
+    let s = new_seek(&app, &headers, &body, true)?;
+    Ok(Json(json!({"v": 1, "seek": s.json()})))
+}
+
+/// `POST /api/challenges`: a private challenge, shared by link.
+pub async fn create_challenge(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>> {
+    let s = new_seek(&app, &headers, &body, false)?;
+    Ok(Json(
+        json!({"v": 1, "seek": s.json(), "link": format!("/challenge/{}", s.id)}),
+    ))
+}
+
+/// `GET /api/seeks/{id}`: one seek or challenge.
+pub async fn get_seek(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Value>> {
+    let s = app.seek(&id).ok_or(Error::UnknownSeek(short(&id)))?;
+    Ok(Json(json!({"v": 1, "seek": s.json()})))
+}
+
+/// `DELETE /api/seeks/{id}`: cancel one's own seek.
+pub async fn cancel_seek(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<Value>> {
+    let u = user(&app, &headers)?;
+    let s = app.seek(&id).ok_or(Error::UnknownSeek(short(&id)))?;
+    if s.user.id != u.id {
+        return Err(Error::Forbidden("only its creator can cancel a seek".into()));
+    }
+    app.take_seek(&id);
+    Ok(Json(json!({"v": 1, "cancelled": id})))
+}
+
+fn short(s: &str) -> String {
+    s.chars().take(32).collect()
+}
+
+/// `POST /api/seeks/{id}/accept`: accept a seek or challenge; the game is created.
+pub async fn accept_seek(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<Value>> {
+    let u = user(&app, &headers)?;
+    match app.seek(&id) {
+        Some(s) if s.user.id == u.id => {
+            return Err(Error::Rejected("you cannot accept your own seek".into()));
+        }
+        Some(_) => {}
+        None => return Err(Error::UnknownSeek(short(&id))),
+    }
+    let s = app.take_seek(&id).ok_or(Error::UnknownSeek(short(&id)))?;
+    let creator_seat = s
+        .seat
+        .unwrap_or(if random_u64() & 1 == 0 { Seat::First } else { Seat::Second });
+    let mut players = [
+        Player {
+            user: Some(s.user.id.clone()),
+            name: s.user.name.clone(),
+            bot: None,
+        },
+        Player {
+            user: Some(u.id.clone()),
+            name: u.name.clone(),
+            bot: None,
+        },
+    ];
+    if creator_seat == Seat::Second {
+        players.swap(0, 1);
+    }
+    let spec = NewGame {
+        kind: s.kind,
+        options: s.options.clone(),
+        clock: s.clock,
+        players,
+        public: s.public,
+    };
+    let game = match app.create_game(spec).await {
+        Ok(g) => g,
+        Err(e) => {
+            app.restore_seek(s);
+            return Err(e);
+        }
+    };
+    let seat = creator_seat.other();
+    Ok(Json(json!({"v": 1, "game": game, "seat": s.kind.seat_name(seat),
+                   "seat_token": app.seat_token(&game, seat)})))
+}
+
+/// `POST /api/bot-games`: a game against a built-in bot.
+pub async fn bot_game(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>> {
+    let u = user(&app, &headers)?;
+    let req: GameReq = parse(&body)?;
+    let c = check_game(&req)?;
+    let bot = Bot::parse(req.bot.as_deref().unwrap_or("random"))?;
+    let seat = c
+        .seat
+        .unwrap_or(if random_u64() & 1 == 0 { Seat::First } else { Seat::Second });
+    let human = Player {
+        user: Some(u.id.clone()),
+        name: u.name.clone(),
+        bot: None,
+    };
+    let machine = Player {
+        user: None,
+        name: format!("bot {}", bot.spec()),
+        bot: Some(bot.spec()),
+    };
+    let players = if seat == Seat::First {
+        [human, machine]
+    } else {
+        [machine, human]
+    };
+    let game = app
+        .create_game(NewGame {
+            kind: c.kind,
+            options: c.options,
+            clock: c.clock,
+            players,
+            public: true,
+        })
+        .await?;
+    Ok(Json(json!({"v": 1, "game": game, "seat": c.kind.seat_name(seat),
+                   "seat_token": app.seat_token(&game, seat)})))
+}
+
+/// `GET /api/games/{id}`: public facts about a game.
+pub async fn game(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Value>> {
+    let (tx, rx) = oneshot::channel();
+    let mut s = app.ask(&id, Cmd::Summary { reply: tx }, rx).await?;
+    s["v"] = 1.into();
+    Ok(Json(s))
+}
+
+/// `GET /api/games/{id}/record`: the full record once the game is over; with a seat's token
+/// (or the guest token of its player), that seat's own copy at any time.
+pub async fn record(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response> {
+    let seat = bearer(&headers).and_then(|t| {
+        app.check_seat_token(&id, t).or_else(|| {
+            let u = app.identity.authenticate(t)?;
+            app.games_of(&u.id)
+                .into_iter()
+                .find(|(g, _)| *g == id)
+                .map(|(_, s)| s)
+        })
+    });
+    let (summary_tx, summary_rx) = oneshot::channel();
+    let summary = app
+        .ask(&id, Cmd::Summary { reply: summary_tx }, summary_rx)
+        .await?;
+    let over = summary["status"] == "ended";
+    let copy = match (over, seat) {
+        (true, _) => Copy::Full,
+        (false, Some(s)) => Copy::Seat(s),
+        (false, None) => Copy::Full,
+    };
+    let (tx, rx) = oneshot::channel();
+    let text = app.ask(&id, Cmd::Record { copy, reply: tx }, rx).await??;
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"salpakan-{id}.rec\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// Any other `/api` path.
+pub async fn not_found() -> Error {
+    Error::BadRequest("no such API endpoint; see docs/protocol.md".into())
+}

@@ -1,0 +1,358 @@
+//! Durable storage in SQLite (WAL, `synchronous=FULL`): one writer thread that commits
+//! pending writes together (group commit) and tells each waiter once its write is on disk.
+//!
+//! Stored: guests (name and a hash of the token), games (their creation request: kind,
+//! options, seed, time control, seats) and every game event in order, each with the
+//! server's own account of it (the move, the setup...), the clocks after it, and the
+//! per-recipient JSON that was sent. A game is rebuilt on start-up by applying its events.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::error::{Error, Result};
+
+/// A stored game's creation request and seats.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    /// The game's id.
+    pub id: String,
+    /// `generals`, `stratego` or `banqi`.
+    pub kind: String,
+    /// Canonical options JSON.
+    pub options: String,
+    /// The secret seed (hidden state not given by players, and salts).
+    pub seed: u64,
+    /// Time control JSON or `null`.
+    pub clock: String,
+    /// Seats JSON: `[{"user":..,"name":..,"bot":..}, ...]`.
+    pub players: String,
+    /// Whether the game is listed and open to spectators.
+    pub public: bool,
+    /// Result JSON once over.
+    pub result: Option<String>,
+}
+
+/// One stored game event.
+#[derive(Clone, Debug)]
+pub struct EventRow {
+    /// Its version in the game (1, 2, ...).
+    pub ver: u64,
+    /// The server's account (JSON of [`crate::game::Arb`]).
+    pub arb: String,
+    /// Clocks after it (JSON of [`crate::clock::StoredClocks`]).
+    pub clocks: String,
+    /// What each seat was sent (`null` when nothing) and what spectators were sent.
+    pub views: [String; 3],
+}
+
+/// A stored guest.
+#[derive(Clone, Debug)]
+pub struct GuestRow {
+    /// The guest's id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// SHA-256 hex of the token.
+    pub token_hash: String,
+}
+
+/// One write.
+#[derive(Debug)]
+pub enum Op {
+    /// A new guest.
+    Guest(GuestRow),
+    /// A new game.
+    Game(GameRow),
+    /// A game event.
+    Event {
+        /// The game.
+        game: String,
+        /// The event.
+        row: EventRow,
+    },
+    /// A game's result.
+    Result {
+        /// The game.
+        game: String,
+        /// Result JSON.
+        result: String,
+    },
+}
+
+type Job = (Vec<Op>, oneshot::Sender<std::result::Result<(), String>>);
+
+/// The store: a handle to the writer thread and a reader connection.
+#[derive(Clone, Debug)]
+pub struct Store {
+    tx: mpsc::UnboundedSender<Job>,
+    reader: Arc<Mutex<Connection>>,
+}
+
+/// What the store holds at start-up.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The server's secret (seat tokens are derived from it).
+    pub secret: Vec<u8>,
+    /// Every guest.
+    pub guests: Vec<GuestRow>,
+    /// Every game without a result, with its events.
+    pub unfinished: Vec<(GameRow, Vec<EventRow>)>,
+    /// Every finished game's id and seats (for players' game lists).
+    pub finished: Vec<GameRow>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS guests (id TEXT PRIMARY KEY, name TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, kind TEXT NOT NULL, options TEXT NOT NULL,
+  seed TEXT NOT NULL, clock TEXT NOT NULL, players TEXT NOT NULL, public INTEGER NOT NULL,
+  result TEXT);
+CREATE TABLE IF NOT EXISTS events (game TEXT NOT NULL, ver INTEGER NOT NULL, arb TEXT NOT NULL,
+  clocks TEXT NOT NULL, p0 TEXT NOT NULL, p1 TEXT NOT NULL, spec TEXT NOT NULL,
+  PRIMARY KEY (game, ver)) WITHOUT ROWID;
+";
+
+fn open_conn(path: &Path) -> rusqlite::Result<Connection> {
+    let c = Connection::open(path)?;
+    c.pragma_update(None, "journal_mode", "WAL")?;
+    c.pragma_update(None, "synchronous", "FULL")?;
+    c.busy_timeout(std::time::Duration::from_secs(5))?;
+    Ok(c)
+}
+
+fn storage(e: impl std::fmt::Display) -> Error {
+    Error::Storage(e.to_string())
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`, loads what a starting server needs
+    /// and starts the writer thread.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or is not a salpakan database.
+    pub fn open(path: &Path) -> Result<(Store, Loaded)> {
+        let w = open_conn(path).map_err(storage)?;
+        w.execute_batch(SCHEMA).map_err(storage)?;
+        let secret: Option<Vec<u8>> = w
+            .query_row("SELECT value FROM meta WHERE key='secret'", [], |r| r.get(0))
+            .optional()
+            .map_err(storage)?;
+        let secret = if let Some(s) = secret {
+            s
+        } else {
+            let mut s = vec![0u8; 32];
+            getrandom::fill(&mut s).map_err(storage)?;
+            w.execute("INSERT INTO meta (key, value) VALUES ('secret', ?1)", [&s])
+                .map_err(storage)?;
+            s
+        };
+        let mut loaded = Loaded {
+            secret,
+            ..Loaded::default()
+        };
+        {
+            let mut q = w
+                .prepare("SELECT id, name, token_hash FROM guests")
+                .map_err(storage)?;
+            loaded.guests = q
+                .query_map([], |r| {
+                    Ok(GuestRow {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        token_hash: r.get(2)?,
+                    })
+                })
+                .map_err(storage)?
+                .collect::<rusqlite::Result<_>>()
+                .map_err(storage)?;
+            let mut q = w
+                .prepare("SELECT id, kind, options, seed, clock, players, public, result FROM games")
+                .map_err(storage)?;
+            let games: Vec<GameRow> = q
+                .query_map([], game_row)
+                .map_err(storage)?
+                .collect::<rusqlite::Result<_>>()
+                .map_err(storage)?;
+            for g in games {
+                if g.result.is_some() {
+                    loaded.finished.push(g);
+                } else {
+                    let ev = events(&w, &g.id).map_err(storage)?;
+                    loaded.unfinished.push((g, ev));
+                }
+            }
+        }
+        let reader = open_conn(path).map_err(storage)?;
+        let (tx, rx) = mpsc::unbounded_channel();
+        std::thread::Builder::new()
+            .name("salpakan-store".into())
+            .spawn(move || writer(w, rx))
+            .map_err(storage)?;
+        Ok((
+            Store {
+                tx,
+                reader: Arc::new(Mutex::new(reader)),
+            },
+            loaded,
+        ))
+    }
+
+    /// Writes `ops` in one transaction (together with whatever else is pending) and returns
+    /// once they are durable.
+    ///
+    /// # Errors
+    /// [`Error::Storage`] when the write failed; nothing was written.
+    pub async fn write(&self, ops: Vec<Op>) -> Result<()> {
+        let (tx, rx) = oneshot::channel();
+        self.tx.send((ops, tx)).map_err(|_| Error::Unavailable)?;
+        match rx.await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(Error::Storage(e)),
+            Err(_) => Err(Error::Unavailable),
+        }
+    }
+
+    /// Loads one game (finished or not) with its events.
+    ///
+    /// # Errors
+    /// [`Error::UnknownGame`] or a storage failure.
+    pub async fn load_game(&self, id: &str) -> Result<(GameRow, Vec<EventRow>)> {
+        let reader = self.reader.clone();
+        let id = id.to_string();
+        tokio::task::spawn_blocking(move || {
+            let c = reader.lock().map_err(|_| Error::Unavailable)?;
+            let g = c
+                .query_row(
+                    "SELECT id, kind, options, seed, clock, players, public, result FROM games WHERE id=?1",
+                    [&id],
+                    game_row,
+                )
+                .optional()
+                .map_err(storage)?
+                .ok_or_else(|| Error::UnknownGame(id.clone()))?;
+            let ev = events(&c, &id).map_err(storage)?;
+            Ok((g, ev))
+        })
+        .await
+        .map_err(|_| Error::Unavailable)?
+    }
+}
+
+fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    let seed: String = r.get(3)?;
+    Ok(GameRow {
+        id: r.get(0)?,
+        kind: r.get(1)?,
+        options: r.get(2)?,
+        seed: seed.parse().unwrap_or(0),
+        clock: r.get(4)?,
+        players: r.get(5)?,
+        public: r.get::<_, i64>(6)? != 0,
+        result: r.get(7)?,
+    })
+}
+
+fn events(c: &Connection, game: &str) -> rusqlite::Result<Vec<EventRow>> {
+    let mut q = c.prepare_cached(
+        "SELECT ver, arb, clocks, p0, p1, spec FROM events WHERE game=?1 ORDER BY ver",
+    )?;
+    q.query_map([game], |r| {
+        Ok(EventRow {
+            ver: u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
+            arb: r.get(1)?,
+            clocks: r.get(2)?,
+            views: [r.get(3)?, r.get(4)?, r.get(5)?],
+        })
+    })?
+    .collect()
+}
+
+fn apply(c: &Connection, op: &Op) -> rusqlite::Result<()> {
+    match op {
+        Op::Guest(g) => {
+            c.prepare_cached("INSERT INTO guests (id, name, token_hash) VALUES (?1, ?2, ?3)")?
+                .execute(params![g.id, g.name, g.token_hash])?;
+        }
+        Op::Game(g) => {
+            c.prepare_cached(
+                "INSERT INTO games (id, kind, options, seed, clock, players, public, result)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?
+            .execute(params![
+                g.id,
+                g.kind,
+                g.options,
+                g.seed.to_string(),
+                g.clock,
+                g.players,
+                i64::from(g.public),
+                g.result
+            ])?;
+        }
+        Op::Event { game, row } => {
+            c.prepare_cached(
+                "INSERT INTO events (game, ver, arb, clocks, p0, p1, spec)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?
+            .execute(params![
+                game,
+                i64::try_from(row.ver).unwrap_or(i64::MAX),
+                row.arb,
+                row.clocks,
+                row.views[0],
+                row.views[1],
+                row.views[2]
+            ])?;
+        }
+        Op::Result { game, result } => {
+            c.prepare_cached("UPDATE games SET result=?2 WHERE id=?1")?
+                .execute(params![game, result])?;
+        }
+    }
+    Ok(())
+}
+
+/// The writer thread: takes every pending job, commits them in one transaction, answers
+/// each. A job that fails is rolled back alone (savepoints) and answered with the error.
+fn writer(mut c: Connection, mut rx: mpsc::UnboundedReceiver<Job>) {
+    let mut batch: Vec<Job> = Vec::new();
+    while let Some(first) = rx.blocking_recv() {
+        batch.push(first);
+        while batch.len() < 4096 {
+            match rx.try_recv() {
+                Ok(j) => batch.push(j),
+                Err(_) => break,
+            }
+        }
+        let mut answers: Vec<std::result::Result<(), String>> = Vec::with_capacity(batch.len());
+        let committed = (|| -> rusqlite::Result<()> {
+            let mut tx = c.transaction()?;
+            for (ops, _) in &batch {
+                let sp = tx.savepoint_with_name("job");
+                let r = sp.and_then(|sp| {
+                    for op in ops {
+                        apply(&sp, op)?;
+                    }
+                    sp.commit()?;
+                    Ok(())
+                });
+                answers.push(r.map_err(|e| e.to_string()));
+            }
+            tx.commit()
+        })();
+        if let Err(e) = committed {
+            tracing::error!(error = %e, "commit failed");
+            for (_, done) in batch.drain(..) {
+                let _ = done.send(Err(e.to_string()));
+            }
+            continue;
+        }
+        for ((_, done), r) in batch.drain(..).zip(answers) {
+            let _ = done.send(r);
+        }
+    }
+}

@@ -1,0 +1,368 @@
+//! The WebSocket `/ws`: versioned JSON messages for the lobby and for games (see
+//! `docs/protocol.md`). Each connection has a token-bucket rate limit and a size limit;
+//! a refused message gets an error and changes nothing.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use salpakan_engine::{Seat, Viewer};
+use serde_json::{Value, json};
+use tokio::sync::{Notify, mpsc, oneshot};
+
+use crate::app::App;
+use crate::error::{Error, Result};
+use crate::game::{Act, Cmd, Outbox, SetupChoice};
+use crate::identity::User;
+
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// Consecutive refused (rate-limited) messages after which a connection is closed.
+const MAX_STRIKES: u32 = 200;
+
+/// `GET /ws`: upgrades to a WebSocket.
+pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response {
+    let limit = app.config.max_message.saturating_mul(4).max(64 * 1024);
+    ws.max_message_size(limit)
+        .max_frame_size(limit)
+        .on_upgrade(move |s| connection(app, s))
+}
+
+struct Bucket {
+    tokens: f64,
+    last: Instant,
+    rate: f64,
+    cap: f64,
+}
+
+impl Bucket {
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens =
+            (self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate).min(self.cap);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+struct Conn {
+    app: Arc<App>,
+    id: u64,
+    out: Outbox,
+    user: Option<User>,
+    joined: HashMap<String, (mpsc::Sender<Cmd>, Viewer)>,
+    lobby: Option<tokio::task::JoinHandle<()>>,
+}
+
+async fn connection(app: Arc<App>, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::channel::<Arc<str>>(1024);
+    let kill = Arc::new(Notify::new());
+    let out = Outbox {
+        tx,
+        kill: kill.clone(),
+    };
+    let writer = tokio::spawn(async move {
+        while let Some(f) = rx.recv().await {
+            if sink.send(Message::Text(f.as_ref().into())).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut bucket = Bucket {
+        tokens: f64::from(app.config.burst),
+        last: Instant::now(),
+        rate: f64::from(app.config.rate_per_s),
+        cap: f64::from(app.config.burst),
+    };
+    let mut c = Conn {
+        id: NEXT_CONN.fetch_add(1, Ordering::Relaxed),
+        app,
+        out,
+        user: None,
+        joined: HashMap::new(),
+        lobby: None,
+    };
+    let mut strikes = 0u32;
+    loop {
+        let msg = tokio::select! {
+            m = stream.next() => m,
+            () = kill.notified() => {
+                tracing::info!(conn = c.id, "closing a connection that does not keep up");
+                break;
+            }
+        };
+        let text = match msg {
+            Some(Ok(Message::Text(t))) => t,
+            Some(Ok(Message::Binary(_))) => {
+                c.error(
+                    &Error::BadRequest(
+                        "send text frames holding one JSON message each, not binary frames"
+                            .into(),
+                    ),
+                    None,
+                );
+                continue;
+            }
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+            Some(Ok(_)) => continue,
+        };
+        if !bucket.take() {
+            strikes += 1;
+            if strikes >= MAX_STRIKES {
+                tracing::info!(conn = c.id, "closing a flooding connection");
+                break;
+            }
+            c.error(&Error::RateLimited(c.app.config.rate_per_s), None);
+            continue;
+        }
+        strikes = 0;
+        if text.len() > c.app.config.max_message {
+            c.error(&Error::TooLarge(text.len(), c.app.config.max_message), None);
+            continue;
+        }
+        let v: Value = match serde_json::from_str(text.as_str()) {
+            Ok(v @ Value::Object(_)) => v,
+            Ok(_) => {
+                c.error(&Error::BadRequest("a message is a JSON object".into()), None);
+                continue;
+            }
+            Err(e) => {
+                c.error(&Error::BadRequest(format!("bad JSON: {e}")), None);
+                continue;
+            }
+        };
+        let id = v.get("id").cloned();
+        match c.handle(&v).await {
+            Ok(Some(mut reply)) => {
+                if let Some(id) = id {
+                    reply["id"] = id;
+                }
+                c.out.send(reply.to_string().into());
+            }
+            Ok(None) => {}
+            Err(e) => c.error(&e, id.as_ref()),
+        }
+    }
+    for (tx, _) in c.joined.values() {
+        let _ = tx.send(Cmd::Leave { conn: c.id }).await;
+    }
+    if let Some(l) = c.lobby.take() {
+        l.abort();
+    }
+    writer.abort();
+}
+
+fn field<'a>(v: &'a Value, name: &str) -> Result<&'a str> {
+    v.get(name).and_then(Value::as_str).ok_or_else(|| {
+        Error::BadRequest(format!(
+            "this message needs \"{name}\" (a string)"
+        ))
+    })
+}
+
+const TYPES: &str = "hello, lobby, unlobby, join, leave, setup, move, resign, draw_offer, \
+draw_accept, draw_decline, rematch, chat, claim, ping";
+
+impl Conn {
+    fn error(&self, e: &Error, id: Option<&Value>) {
+        self.out.send(e.to_json(id).to_string().into());
+    }
+
+    async fn handle(&mut self, v: &Value) -> Result<Option<Value>> {
+        if v.get("v").and_then(Value::as_u64) != Some(1) {
+            return Err(Error::BadRequest(
+                "unsupported or missing protocol version: send \"v\":1".into(),
+            ));
+        }
+        let t = field(v, "t")?;
+        match t {
+            "ping" => Ok(Some(json!({"v": 1, "t": "pong"}))),
+            "hello" => {
+                let u = self
+                    .app
+                    .identity
+                    .authenticate(field(v, "token")?)
+                    .ok_or(Error::Unauthorized)?;
+                if self.user.is_none() {
+                    self.app.subscribe_user(&u.id, self.out.clone());
+                }
+                let r = json!({"v": 1, "t": "welcome", "user": u.id, "name": u.name});
+                self.user = Some(u);
+                Ok(Some(r))
+            }
+            "lobby" => {
+                if self.lobby.is_none() {
+                    let mut rx = self.app.lobby_updates();
+                    let snapshot = self.app.lobby();
+                    let out = self.out.clone();
+                    let app = self.app.clone();
+                    self.lobby = Some(tokio::spawn(async move {
+                        loop {
+                            match rx.recv().await {
+                                Ok(f) => {
+                                    if !out.send(f) {
+                                        break;
+                                    }
+                                }
+                                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                                    let mut l = app.lobby();
+                                    l["v"] = 1.into();
+                                    l["t"] = "lobby".into();
+                                    if !out.send(l.to_string().into()) {
+                                        break;
+                                    }
+                                }
+                                Err(_) => break,
+                            }
+                        }
+                    }));
+                    let mut l = snapshot;
+                    l["v"] = 1.into();
+                    l["t"] = "lobby".into();
+                    return Ok(Some(l));
+                }
+                let mut l = self.app.lobby();
+                l["v"] = 1.into();
+                l["t"] = "lobby".into();
+                Ok(Some(l))
+            }
+            "unlobby" => {
+                if let Some(l) = self.lobby.take() {
+                    l.abort();
+                }
+                Ok(Some(json!({"v": 1, "t": "ack"})))
+            }
+            "join" => {
+                let game = field(v, "game")?.to_string();
+                let viewer = match v.get("seat_token") {
+                    None | Some(Value::Null) => Viewer::Spectator,
+                    Some(t) => {
+                        let t = t.as_str().ok_or_else(|| {
+                            Error::BadRequest("\"seat_token\" is a string".into())
+                        })?;
+                        let tx = self.app.game(&game).await?;
+                        drop(tx);
+                        Viewer::Player(self.app.check_seat_token(&game, t).ok_or_else(|| {
+                            Error::Forbidden(format!(
+                                "that seat token is not valid for game {game}; join without one to watch"
+                            ))
+                        })?)
+                    }
+                };
+                let since = match v.get("since") {
+                    None | Some(Value::Null) => None,
+                    Some(n) => Some(n.as_u64().ok_or_else(|| {
+                        Error::BadRequest("\"since\" is the last version seen, a whole number".into())
+                    })?),
+                };
+                if self.joined.len() >= 64 && !self.joined.contains_key(&game) {
+                    return Err(Error::Rejected(
+                        "one connection may follow at most 64 games".into(),
+                    ));
+                }
+                let tx = self.app.game(&game).await?;
+                if let Some((old, _)) = self.joined.remove(&game) {
+                    let _ = old.send(Cmd::Leave { conn: self.id }).await;
+                }
+                let as_ = match viewer {
+                    Viewer::Player(s) => json!(s.index()),
+                    _ => json!("spectator"),
+                };
+                // The answer goes out before the game's first frame.
+                let mut r = json!({"v": 1, "t": "joined", "game": game, "as": as_});
+                if let Some(id) = v.get("id") {
+                    r["id"] = id.clone();
+                }
+                self.out.send(r.to_string().into());
+                tx.send(Cmd::Join {
+                    viewer,
+                    conn: self.id,
+                    out: self.out.clone(),
+                    since,
+                })
+                .await
+                .map_err(|_| Error::Unavailable)?;
+                self.joined.insert(game, (tx, viewer));
+                Ok(None)
+            }
+            "leave" => {
+                let game = field(v, "game")?;
+                if let Some((tx, _)) = self.joined.remove(game) {
+                    let _ = tx.send(Cmd::Leave { conn: self.id }).await;
+                }
+                Ok(Some(json!({"v": 1, "t": "ack", "game": game})))
+            }
+            "setup" | "move" | "resign" | "draw_offer" | "draw_accept" | "draw_decline"
+            | "rematch" | "chat" | "claim" => {
+                let game = field(v, "game")?;
+                let act = match t {
+                    "setup" => Act::Setup(if let Some(s) = v.get("setup") {
+                        if !s.is_object() {
+                            return Err(Error::BadRequest(
+                                "\"setup\" is an object of square → piece code".into(),
+                            ));
+                        }
+                        SetupChoice::Given(s.clone())
+                    } else if let Some(b) = v.get("bot").and_then(Value::as_str) {
+                        SetupChoice::Bot(b.to_string())
+                    } else if v.get("random") == Some(&Value::Bool(true)) {
+                        SetupChoice::Random
+                    } else {
+                        return Err(Error::BadRequest(
+                            "send \"setup\":{square: piece}, \"random\":true or \"bot\":\"<name>\""
+                                .into(),
+                        ));
+                    }),
+                    "move" => Act::Move(field(v, "move")?.to_string()),
+                    "resign" => Act::Resign,
+                    "draw_offer" => Act::DrawOffer,
+                    "draw_accept" => Act::DrawAccept,
+                    "draw_decline" => Act::DrawDecline,
+                    "rematch" => Act::Rematch,
+                    "chat" => Act::Chat(field(v, "text")?.to_string()),
+                    _ => Act::Claim,
+                };
+                let (tx, seat) = self.seat_in(game)?;
+                let (rtx, rrx) = oneshot::channel();
+                tx.send(Cmd::Act {
+                    seat,
+                    act,
+                    reply: Some(rtx),
+                })
+                .await
+                .map_err(|_| Error::Unavailable)?;
+                let ver = rrx.await.map_err(|_| Error::Unavailable)??;
+                Ok(Some(json!({"v": 1, "t": "ack", "game": game, "ver": ver})))
+            }
+            _ => Err(Error::BadRequest(format!(
+                "unknown message type {:?}; known: {TYPES}",
+                t.chars().take(32).collect::<String>()
+            ))),
+        }
+    }
+
+    fn seat_in(&self, game: &str) -> Result<(mpsc::Sender<Cmd>, Seat)> {
+        match self.joined.get(game) {
+            Some((tx, Viewer::Player(s))) => Ok((tx.clone(), *s)),
+            Some(_) => Err(Error::Forbidden(
+                "spectators cannot act; join with your seat token to play".into(),
+            )),
+            None => Err(Error::Forbidden(format!(
+                "join game {} with your seat token first",
+                game.chars().take(32).collect::<String>()
+            ))),
+        }
+    }
+}

@@ -4,9 +4,21 @@ use salpakan_engine::{GameKind, Seat};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let kind: GameKind = args.get(1).map_or("generals", String::as_str).parse().unwrap();
-    let a: BotSpec = args.get(2).map_or("random", String::as_str).parse().unwrap();
-    let b: BotSpec = args.get(3).map_or("random", String::as_str).parse().unwrap();
+    let kind: GameKind = args
+        .get(1)
+        .map_or("generals", String::as_str)
+        .parse()
+        .unwrap();
+    let a: BotSpec = args
+        .get(2)
+        .map_or("random", String::as_str)
+        .parse()
+        .unwrap();
+    let b: BotSpec = args
+        .get(3)
+        .map_or("random", String::as_str)
+        .parse()
+        .unwrap();
     let games: u64 = args.get(4).map_or(4, |s| s.parse().unwrap());
     let opts = match kind {
         GameKind::Banqi => serde_json::json!({}),
@@ -19,22 +31,42 @@ fn main() {
         if kind.has_setups() {
             let mut setups = serde_json::Map::new();
             for s in Seat::BOTH {
-                setups.insert(kind.seat_name(s).into(), choose_setup(specs[s.index()], kind, &opts, s, g * 2 + s as u64).unwrap());
+                setups.insert(
+                    kind.seat_name(s).into(),
+                    choose_setup(specs[s.index()], kind, &opts, s, g * 2 + s as u64).unwrap(),
+                );
             }
             req.insert("setups".into(), setups.into());
         }
         let mut m = kind.new_match(&opts, &req, g).unwrap();
         let t = std::time::Instant::now();
         while let Some(s) = m.to_move() {
-            let mv = choose_move(specs[s.index()], m.as_ref(), s, g * 1000 + u64::from(m.ply())).unwrap();
+            let mv = choose_move(
+                specs[s.index()],
+                m.as_ref(),
+                s,
+                g * 1000 + u64::from(m.ply()),
+            )
+            .unwrap();
             m.play_text(&mv).unwrap();
-            if m.ply() > 3000 { break; }
+            if m.ply() > 3000 {
+                break;
+            }
         }
         let o = m.outcome();
-        let a_seat = if g % 2 == 0 { Seat::First } else { Seat::Second };
+        let a_seat = if g % 2 == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        };
         let sc = o.map_or(0.5, |o| o.score(a_seat));
         score += sc;
-        println!("game {g}: {:?} plies {} a-score {sc} ({:.1}s)", o, m.ply(), t.elapsed().as_secs_f64());
+        println!(
+            "game {g}: {:?} plies {} a-score {sc} ({:.1}s)",
+            o,
+            m.ply(),
+            t.elapsed().as_secs_f64()
+        );
     }
     println!("{a} vs {b}: {score}/{games}");
 }

@@ -164,7 +164,13 @@ fn mix(a: u64, b: u64) -> u64 {
 fn file_name(s: &BotSpec) -> String {
     s.to_string()
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '=' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '=' {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(40)
         .collect()
 }
@@ -320,8 +326,8 @@ fn play_one(
                 }
             }
         } else if kind.has_setups() {
-            let setup = choose_setup(spec, kind, &cfg.options, s, setup_seed)
-                .expect("options checked");
+            let setup =
+                choose_setup(spec, kind, &cfg.options, s, setup_seed).expect("options checked");
             setups.insert(name.into(), setup);
         }
     }
@@ -334,7 +340,11 @@ fn play_one(
         .expect("options and setups checked");
     let forfeit = |m: &mut Box<dyn AnyMatch>, s: Seat, why: &str| -> String {
         let _ = m.conclude(Outcome::win(s.other(), EndReason::Forfeit));
-        format!("{} ({}) forfeits: {why}", kind.seat_name(s), specs[s.index()])
+        format!(
+            "{} ({}) forfeits: {why}",
+            kind.seat_name(s),
+            specs[s.index()]
+        )
     };
     let mut termination = failure.map(|(s, why)| forfeit(&mut m, s, &why));
     while let Some(s) = m.to_move() {
@@ -345,14 +355,21 @@ fn play_one(
         }
         let answer = match ext[s.index()].as_mut() {
             Some(b) => b.choose(m.as_ref(), s),
-            None => Ok(choose_move(specs[s.index()], m.as_ref(), s, mix(seed, u64::from(m.ply())))
-                .expect("built-in bots always move")),
+            None => Ok(choose_move(
+                specs[s.index()],
+                m.as_ref(),
+                s,
+                mix(seed, u64::from(m.ply())),
+            )
+            .expect("built-in bots always move")),
         };
         let result = answer.and_then(|mv| {
-            m.play_text(&mv).map(|_| ()).map_err(|e| BotFailure::Illegal {
-                mv: mv.clone(),
-                why: e.to_string(),
-            })
+            m.play_text(&mv)
+                .map(|_| ())
+                .map_err(|e| BotFailure::Illegal {
+                    mv: mv.clone(),
+                    why: e.to_string(),
+                })
         });
         if let Err(e) = result {
             termination = Some(forfeit(&mut m, s, &e.to_string()));
@@ -432,8 +449,8 @@ fn report(cfg: &ArenaConfig, pairings: &[[usize; 2]], games: Vec<GameResult>) ->
         }
     }
     for line in &mut st {
-        line.score = (f64::from(line.wins) + 0.5 * f64::from(line.draws))
-            / f64::from(line.games.max(1));
+        line.score =
+            (f64::from(line.wins) + 0.5 * f64::from(line.draws)) / f64::from(line.games.max(1));
     }
     let (elo, ci) = elo(&points, &played);
     for (i, line) in st.iter_mut().enumerate() {

@@ -111,8 +111,7 @@ pub fn search<G: AiGame>(
         path.clear();
         let mut node = 0usize;
         // Selection and expansion.
-        loop {
-            let Some(mover) = g.to_move() else { break };
+        while let Some(mover) = g.to_move() {
             moves.clear();
             if node == 0 {
                 moves.extend_from_slice(legal);
@@ -125,7 +124,12 @@ pub fn search<G: AiGame>(
             let untried: Vec<G::Move> = moves
                 .iter()
                 .copied()
-                .filter(|m| !nodes[node].children.iter().any(|&c| nodes[c].mv == Some(*m)))
+                .filter(|m| {
+                    !nodes[node]
+                        .children
+                        .iter()
+                        .any(|&c| nodes[c].mv == Some(*m))
+                })
                 .collect();
             if !untried.is_empty() {
                 let mv = untried[rng.random_range(0..untried.len())];
@@ -161,8 +165,8 @@ pub fn search<G: AiGame>(
                 nodes[c].avail += 1;
                 let n = &nodes[c];
                 let v = f64::from(n.visits.max(1));
-                let score = n.total / v
-                    + params.exploration * (f64::from(n.avail.max(1)).ln() / v).sqrt();
+                let score =
+                    n.total / v + params.exploration * (f64::from(n.avail.max(1)).ln() / v).sqrt();
                 if score > best_score {
                     best_score = score;
                     best = c;

@@ -167,7 +167,10 @@ impl ExternalBot {
     }
 
     fn answer(&mut self) -> Result<serde_json::Map<String, Value>, BotFailure> {
-        match self.lines.recv_timeout(Duration::from_millis(self.timeout_ms)) {
+        match self
+            .lines
+            .recv_timeout(Duration::from_millis(self.timeout_ms))
+        {
             Ok(line) => {
                 let short: String = line.chars().take(200).collect();
                 match serde_json::from_str::<Value>(&line) {

@@ -46,7 +46,10 @@ impl BotKind {
                 ),
                 ("seed", "mixed into the seed of every choice"),
                 ("samples", "hidden states sampled per move (default 32)"),
-                ("depth", "rollout plies before the evaluation (default per game)"),
+                (
+                    "depth",
+                    "rollout plies before the evaluation (default per game)",
+                ),
                 ("c", "exploration constant in hundredths (default 70)"),
             ],
             BotKind::Command(_) => &[(
@@ -78,10 +81,16 @@ impl BotSpec {
     /// The built-in bots: `random`, `greedy`, and `mcts` at a few strengths.
     #[must_use]
     pub fn builtin() -> Vec<BotSpec> {
-        ["random", "greedy", "mcts:ms=50", "mcts:ms=100", "mcts:ms=300"]
-            .iter()
-            .map(|s| s.parse().expect("built-in specs parse"))
-            .collect()
+        [
+            "random",
+            "greedy",
+            "mcts:ms=50",
+            "mcts:ms=100",
+            "mcts:ms=300",
+        ]
+        .iter()
+        .map(|s| s.parse().expect("built-in specs parse"))
+        .collect()
     }
 
     /// Which bot.
@@ -213,7 +222,11 @@ impl FromStr for BotSpec {
             }
         };
         let mut spec = BotSpec::new(kind);
-        for item in params_text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        for item in params_text
+            .split(',')
+            .map(str::trim)
+            .filter(|i| !i.is_empty())
+        {
             let (k, v) = item.split_once('=').ok_or_else(|| AiError::BadSpec {
                 spec: s.to_string(),
                 why: format!("{item:?} is not key=value"),

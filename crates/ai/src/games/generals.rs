@@ -27,12 +27,22 @@ fn depth(seat: Seat, s: Square) -> u8 {
 
 /// The identities `d` for which `attacker` challenging `d` gives `result`.
 fn defenders(attacker: Piece, result: Duel) -> u32 {
-    mask(Piece::ALL.iter().filter(|&&d| duel(attacker, d) == result).map(|&d| d as usize))
+    mask(
+        Piece::ALL
+            .iter()
+            .filter(|&&d| duel(attacker, d) == result)
+            .map(|&d| d as usize),
+    )
 }
 
 /// The identities `a` for which `a` challenging `defender` gives `result`.
 fn attackers(defender: Piece, result: Duel) -> u32 {
-    mask(Piece::ALL.iter().filter(|&&a| duel(a, defender) == result).map(|&a| a as usize))
+    mask(
+        Piece::ALL
+            .iter()
+            .filter(|&&a| duel(a, defender) == result)
+            .map(|&a| a as usize),
+    )
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -315,7 +325,9 @@ pub fn evaluate(g: &Generals, seat: Seat) -> f64 {
                     if d <= 2 {
                         danger += if d == 1 { 0.6 } else { 0.25 };
                     }
-                    if depth(side, s) > depth(side, f) && (s.file() as i16 - f.file() as i16).abs() <= 1 {
+                    if depth(side, s) > depth(side, f)
+                        && (s.file() as i16 - f.file() as i16).abs() <= 1
+                    {
                         blocked = true;
                     }
                 }
@@ -384,7 +396,11 @@ pub fn setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup 
         free.swap_remove(idx)
     };
     let flag = take(&mut free, rng, &|s| {
-        let edge = if s.file() == 0 || s.file() == FILES - 1 { 0.5 } else { 1.0 };
+        let edge = if s.file() == 0 || s.file() == FILES - 1 {
+            0.5
+        } else {
+            1.0
+        };
         [6.0, 1.5, 0.2][depth(seat, s) as usize] * edge
     });
     placements.push((flag, Piece::Flag));
@@ -409,7 +425,9 @@ pub fn setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup 
             let s = if i < 2 && rng.random::<f64>() < 0.7 {
                 take(&mut free, rng, &|s| if near(s) == 1 { 4.0 } else { 0.2 })
             } else {
-                take(&mut free, rng, &|s| [0.6, 1.0, 1.6][depth(seat, s) as usize])
+                take(&mut free, rng, &|s| {
+                    [0.6, 1.0, 1.6][depth(seat, s) as usize]
+                })
             };
             placements.push((s, p));
         }

@@ -224,7 +224,11 @@ pub fn evaluate(g: &Stratego, seat: Seat) -> f64 {
         if counts[other][Piece::Marshal as usize] == 0 {
             material[i] -= 2.0 * f64::from(counts[i][Piece::Spy as usize]);
         }
-        if counts[i].iter().enumerate().all(|(p, &c)| c == 0 || !Piece::ALL[p].is_movable()) {
+        if counts[i]
+            .iter()
+            .enumerate()
+            .all(|(p, &c)| c == 0 || !Piece::ALL[p].is_movable())
+        {
             material[i] -= 20.0;
         }
     }

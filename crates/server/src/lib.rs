@@ -66,8 +66,19 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record", get(http::record))
         .route("/api/{*rest}", any(http::not_found))
         .route("/ws", get(ws::upgrade))
+        .fallback(get(web_client))
         .layer(DefaultBodyLimit::max(64 * 1024))
         .with_state(app)
+}
+
+/// Every other GET: the embedded web client (`crates/webui`); client routes get `index.html`.
+async fn web_client(uri: axum::http::Uri) -> axum::response::Response {
+    use axum::http::{StatusCode, header};
+    use axum::response::IntoResponse;
+    match salpakan_webui::page(uri.path()) {
+        Some((body, kind)) => ([(header::CONTENT_TYPE, kind)], body).into_response(),
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
 }
 
 /// A running server.

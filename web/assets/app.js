@@ -1,0 +1,729 @@
+// salpakan in the browser: the router and the screens (lobby, game, replay).
+
+import { h, replace, toast, clockText } from './dom.js';
+import { Board } from './board.js';
+import { installSprite, pieceElement, pieceName } from './pieces.js';
+import { GAMES, GAME_NAMES, spec, cap, optionSummary, sideClass } from './games.js';
+import { SetupEditor } from './setup.js';
+import { replayRecord, colourOf } from './record.js';
+import { api, ensureGuest, Live, rememberSeat, seatToken, refreshSeats } from './net.js';
+import { fromSync, applyEvent } from './state.js';
+import { load, save, sound, applyMotion } from './settings.js';
+
+/** @typedef {import('./games.js').GameSpec} GameSpec */
+/** @typedef {import('./board.js').SquareView} SquareView */
+
+const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+/** @type {(() => void)|null} what to do when leaving the current screen */
+let leave = null;
+
+// ---------------------------------------------------------------- routing
+
+export function go(/** @type {string} */ path) {
+  history.pushState(null, '', path);
+  route();
+}
+
+function route() {
+  leave?.();
+  leave = null;
+  const path = location.pathname;
+  let m;
+  if ((m = path.match(/^\/game\/([\w-]+)$/))) return gameScreen(m[1]);
+  if ((m = path.match(/^\/replay\/([\w-]+)$/))) return replayScreen(m[1]);
+  if ((m = path.match(/^\/challenge\/([\w-]+)$/))) return challengeScreen(m[1]);
+  return lobbyScreen();
+}
+
+document.addEventListener('click', (e) => {
+  const a = /** @type {Element} */ (e.target).closest('a[data-link]');
+  if (a instanceof HTMLAnchorElement && !e.ctrlKey && !e.metaKey && !e.shiftKey && e.button === 0) {
+    e.preventDefault();
+    go(a.pathname);
+  }
+});
+window.addEventListener('popstate', route);
+
+// ---------------------------------------------------------------- header and settings
+
+function header() {
+  const s = load();
+  const settings = h('dialog', { class: 'settings', 'aria-label': 'Settings' },
+    h('form', { method: 'dialog' },
+      h('h2', {}, 'Settings'),
+      h('label', { class: 'switch' }, h('input', { type: 'checkbox', name: 'sound', checked: s.sound !== false,
+        onchange: (/** @type {Event} */ e) => save({ sound: /** @type {HTMLInputElement} */ (e.target).checked }) }), ' Sound'),
+      h('label', { class: 'switch' }, h('input', { type: 'checkbox', name: 'motion', checked: s.motion !== false,
+        onchange: (/** @type {Event} */ e) => save({ motion: /** @type {HTMLInputElement} */ (e.target).checked }) }), ' Animations'),
+      h('div', { class: 'btn-row' }, h('button', { class: 'btn primary', value: 'close' }, 'Done'))));
+  const bar = h('header', { class: 'topbar' },
+    h('a', { href: '/', 'data-link': true, class: 'brand', 'aria-label': 'salpakan, lobby' },
+      h('span', { class: 'brand-mark', html: '<svg viewBox="0 0 100 100" aria-hidden="true"><use href="#gg-5G"></use></svg>' }),
+      h('span', { class: 'brand-name' }, 'salpakan')),
+    h('nav', {},
+      h('a', { href: '/', 'data-link': true }, 'Lobby'),
+      s.name ? h('span', { class: 'me', title: 'Your name' }, s.name) : null,
+      h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Settings', onclick: () => settings.showModal(),
+        html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zm9 4-2.1-.7.3-2.2-2-1.1-1.5 1.6L13.6 8 12 6.3 10.4 8l-2.1.6-1.5-1.6-2 1.1.3 2.2L3 12l2.1.7-.3 2.2 2 1.1 1.5-1.6 2.1.6L12 17.7l1.6-1.7 2.1-.6 1.5 1.6 2-1.1-.3-2.2z" fill="currentColor"/></svg>' })),
+    settings);
+  const old = document.querySelector('header.topbar');
+  if (old) old.replaceWith(bar); else document.body.prepend(bar);
+}
+
+// ---------------------------------------------------------------- lobby
+
+const CLOCKS = /** @type {[string, string][]} */ ([
+  ['none', 'No clock'], ['300+3', '5 min + 3 s'], ['600+5', '10 min + 5 s'], ['900+10', '15 min + 10 s'], ['1800+0', '30 min'], ['custom', 'Custom…'],
+]);
+
+/** @param {string} game @param {Record<string,any>} options */
+function gameLabel(game, options) {
+  const g = spec(game);
+  const extra = optionSummary(g, options ?? {});
+  return extra ? `${g.title} · ${extra}` : g.title;
+}
+
+/** @param {{base:number,inc:number}|null|undefined} c */
+function clockLabel(c) {
+  if (!c) return 'No clock';
+  const min = c.base / 60;
+  return `${Number.isInteger(min) ? min : min.toFixed(1)} min${c.inc ? ` + ${c.inc} s` : ''}`;
+}
+
+function nameCard(/** @type {() => void} */ then) {
+  const input = h('input', { id: 'name', name: 'name', autocomplete: 'nickname', maxlength: '24', required: true, value: load().name ?? '', placeholder: 'e.g. Ana' });
+  const form = h('form', { class: 'card name-card', onsubmit: async (/** @type {Event} */ e) => {
+    e.preventDefault();
+    try {
+      await ensureGuest(input.value.trim());
+      header();
+      then();
+    } catch (err) {
+      toast(String(/** @type {Error} */ (err).message), 'error');
+    }
+  } },
+    h('h2', {}, 'Welcome'),
+    h('p', {}, 'Play Game of the Generals, Stratego and Banqi with a neutral arbiter that sees both armies and tells no secrets.'),
+    h('label', { for: 'name' }, 'Your name'),
+    h('div', { class: 'inline' }, input, h('button', { class: 'btn primary', type: 'submit' }, 'Continue')));
+  return form;
+}
+
+function lobbyScreen() {
+  header();
+  document.title = 'salpakan · Lobby';
+  const me = load();
+  if (!me.token) {
+    replace(main, h('div', { class: 'lobby narrow' }, hero(), nameCard(() => lobbyScreen())));
+    return;
+  }
+  const seeks = h('ul', { class: 'list', id: 'seeks', 'aria-label': 'Open seeks' });
+  const live = h('ul', { class: 'list', id: 'live-games', 'aria-label': 'Live games' });
+  const mine = h('ul', { class: 'list', id: 'my-games', 'aria-label': 'Your games' });
+  replace(main, h('div', { class: 'lobby' },
+    h('div', { class: 'lobby-main' }, createForm()),
+    h('div', { class: 'lobby-lists' },
+      h('section', { class: 'card' }, h('h2', {}, 'Open seeks'), seeks),
+      h('section', { class: 'card' }, h('h2', {}, 'Live games'), live),
+      h('section', { class: 'card' }, h('h2', {}, 'Your games'), mine))));
+  /** @type {Map<string, any>} */
+  const seekMap = new Map();
+  /** @type {Map<string, any>} */
+  const gameMap = new Map();
+  const draw = () => {
+    renderSeeks(seeks, [...seekMap.values()]);
+    renderGames(live, [...gameMap.values()]);
+  };
+  const conn = new Live((msg) => {
+    if (msg.t === 'lobby') {
+      seekMap.clear();
+      gameMap.clear();
+      for (const x of msg.seeks ?? []) seekMap.set(x.id, x);
+      for (const x of msg.games ?? []) gameMap.set(x.game, x);
+    } else if (msg.t === 'seek_added') seekMap.set(msg.seek.id, msg.seek);
+    else if (msg.t === 'seek_removed') seekMap.delete(msg.seek);
+    else if (msg.t === 'game_added') gameMap.set(msg.game.game, msg.game);
+    else if (msg.t === 'game_removed') gameMap.delete(msg.game);
+    else if (msg.t === 'seat') return seatFrame(msg);
+    else return;
+    draw();
+  }, (open) => open && conn.send({ t: 'lobby' }));
+  leave = () => conn.close();
+  myGames(mine);
+}
+
+/** A game was made for this guest (a seek accepted, a rematch): go and play it. */
+function seatFrame(/** @type {any} */ msg) {
+  rememberSeat(msg.game, msg.seat_token);
+  sound('notify');
+  go(`/game/${msg.game}`);
+}
+
+/** The guest's own games, newest last in the server's list: shown newest first. */
+async function myGames(/** @type {HTMLElement} */ list) {
+  const me = await refreshSeats();
+  const ids = (me?.games ?? []).map((/** @type {any} */ g) => g.game).reverse().slice(0, 8);
+  if (!ids.length) return replace(list, h('li', { class: 'empty' }, 'Games you play appear here.'));
+  const rows = await Promise.all(ids.map((/** @type {string} */ id) => api('GET', `/api/games/${id}`).catch(() => null)));
+  renderGames(list, rows.filter(Boolean));
+}
+
+function hero() {
+  const art = h('div', { class: 'hero-art', 'aria-hidden': 'true' },
+    pieceElement('generals', '5G', 'white'), pieceElement('stratego', '10', 'red'), pieceElement('banqi', 'K', 'red'), pieceElement('banqi', null, ''), pieceElement('generals', null, 'black'));
+  return h('section', { class: 'hero' }, art, h('h1', {}, 'salpakan'), h('p', { class: 'tagline' }, 'Hidden-piece war games, played fair.'));
+}
+
+/** @param {HTMLElement} list @param {import('./net.js').Seek[]} items */
+function renderSeeks(list, items) {
+  const mine = new Set(load().mySeeks ?? []);
+  if (!items.length) return replace(list, h('li', { class: 'empty' }, 'No open seeks. Create one!'));
+  replace(list, ...items.map((s) => h('li', { class: 'row', dataset: { seek: s.id } },
+    h('span', { class: `game-dot ${s.kind}`, 'aria-hidden': 'true' }),
+    h('span', { class: 'grow' }, h('strong', {}, s.by), h('br'), h('small', {}, `${gameLabel(s.kind, s.options)} · ${clockLabel(s.clock)}`)),
+    mine.has(s.id)
+      ? h('button', { class: 'btn small ghost', type: 'button', onclick: () => api('DELETE', `/api/seeks/${s.id}`).catch((e) => toast(e.message, 'error')) }, 'Cancel')
+      : h('button', { class: 'btn small primary', type: 'button', 'aria-label': `Accept ${s.by}'s ${spec(s.kind).title} seek`, onclick: () => acceptSeek(s.id) }, 'Accept'))));
+}
+
+/** @param {import('./net.js').GameSummary} g */
+function playersOf(g) {
+  return spec(g.kind).seats.map((seat) => g.players?.[seat]?.name ?? cap(seat)).join(' vs ');
+}
+
+/** @param {HTMLElement} list @param {import('./net.js').GameSummary[]} items */
+function renderGames(list, items) {
+  if (!items.length) return replace(list, h('li', { class: 'empty' }, 'No games in progress.'));
+  replace(list, ...items.map((g) => {
+    const over = g.status === 'ended';
+    const mine = !!seatToken(g.game);
+    return h('li', { class: 'row', dataset: { game: g.game } },
+      h('span', { class: `game-dot ${g.kind}`, 'aria-hidden': 'true' }),
+      h('span', { class: 'grow' }, h('strong', {}, playersOf(g)), h('br'),
+        h('small', {}, spec(g.kind).title + (over && g.result ? ` · ${resultShort(g.kind, g.result)}` : g.status === 'setup' ? ' · setting up' : ''))),
+      h('a', { class: 'btn small', href: over ? `/replay/${g.game}` : `/game/${g.game}`, 'data-link': true }, over ? 'Replay' : mine ? 'Play' : 'Watch'));
+  }));
+}
+
+async function acceptSeek(/** @type {string} */ id) {
+  try {
+    const r = await api('POST', `/api/seeks/${id}/accept`);
+    rememberSeat(r.game, r.seat_token);
+    go(`/game/${r.game}`);
+  } catch (e) {
+    toast(String(/** @type {Error} */ (e).message), 'error');
+  }
+}
+
+function createForm() {
+  /** @type {string} */
+  let game = 'generals';
+  const optionsBox = h('div', { class: 'options' });
+  const tabs = h('div', { class: 'game-tabs', role: 'radiogroup', 'aria-label': 'Game' });
+  const drawOptions = () => {
+    const g = spec(game);
+    replace(optionsBox, ...g.options.map((o) => {
+      const id = `opt-${o.key}`;
+      if (o.type === 'bool') return h('label', { class: 'switch' }, h('input', { type: 'checkbox', id, name: o.key, checked: o.default === true }), ` ${o.label}`);
+      return h('div', { class: 'field' }, h('label', { for: id }, o.label),
+        h('select', { id, name: o.key }, (o.choices ?? []).map(([v, l]) => h('option', { value: v, selected: v === String(o.default) }, l))));
+    }));
+    for (const b of tabs.querySelectorAll('button')) b.setAttribute('aria-checked', String(/** @type {HTMLElement} */ (b).dataset.game === game));
+  };
+  for (const name of GAME_NAMES) {
+    const g = GAMES[name];
+    const icon = name === 'generals' ? pieceElement('generals', '4G', 'white') : name === 'stratego' ? pieceElement('stratego', '10', 'red') : pieceElement('banqi', 'K', 'red');
+    tabs.append(h('button', { type: 'button', role: 'radio', class: 'game-tab', dataset: { game: name }, onclick: () => { game = name; drawOptions(); } }, icon, h('span', {}, g.title)));
+  }
+  const clockSel = h('select', { id: 'clock', name: 'clock' }, CLOCKS.map(([v, l]) => h('option', { value: v, selected: v === '600+5' }, l)));
+  const customMin = h('input', { id: 'clock-min', type: 'number', min: '1', max: '180', value: '10', inputmode: 'numeric' });
+  const customInc = h('input', { id: 'clock-inc', type: 'number', min: '0', max: '180', value: '5', inputmode: 'numeric' });
+  const custom = h('div', { class: 'inline custom-clock', hidden: true },
+    h('label', { for: 'clock-min' }, 'Minutes'), customMin, h('label', { for: 'clock-inc' }, 'Increment (s)'), customInc);
+  clockSel.addEventListener('change', () => { custom.hidden = clockSel.value !== 'custom'; });
+
+  const form = h('form', { class: 'card create', 'aria-label': 'New game' },
+    h('h2', {}, 'New game'), tabs, optionsBox,
+    h('div', { class: 'field' }, h('label', { for: 'clock' }, 'Time control'), clockSel), custom,
+    h('div', { class: 'btn-row wrap' },
+      h('button', { class: 'btn primary', type: 'submit', value: 'open' }, 'Create seek'),
+      h('button', { class: 'btn', type: 'submit', value: 'link' }, 'Challenge a friend'),
+      h('button', { class: 'btn', type: 'submit', value: 'bot' }, 'Play the computer')));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const mode = /** @type {HTMLButtonElement|null} */ (/** @type {SubmitEvent} */ (e).submitter)?.value ?? 'open';
+    const g = spec(game);
+    /** @type {Record<string, any>} */
+    const options = {};
+    for (const o of g.options) {
+      const el = /** @type {HTMLInputElement|HTMLSelectElement} */ (form.querySelector(`[name="${o.key}"]`));
+      options[o.key] = o.type === 'bool' ? /** @type {HTMLInputElement} */ (el).checked : el.value;
+    }
+    let clock = null;
+    if (clockSel.value === 'custom') clock = { base: Math.round(Number(customMin.value) * 60), inc: Number(customInc.value) };
+    else if (clockSel.value !== 'none') { const [b, i] = clockSel.value.split('+').map(Number); clock = { base: b, inc: i }; }
+    try {
+      if (mode === 'bot') {
+        const r = await api('POST', '/api/bot-games', { game, options, clock, bot: 'random' });
+        rememberSeat(r.game, r.seat_token);
+        return go(`/game/${r.game}`);
+      }
+      const r = await api('POST', mode === 'link' ? '/api/challenges' : '/api/seeks', { game, options, clock });
+      save({ mySeeks: [...(load().mySeeks ?? []), r.seek.id].slice(-20) });
+      if (mode === 'link') go(`/challenge/${r.seek.id}`);
+      else toast('Seek created: waiting for an opponent.', 'good');
+    } catch (err) {
+      toast(String(/** @type {Error} */ (err).message), 'error');
+    }
+  });
+  drawOptions();
+  return form;
+}
+
+// ---------------------------------------------------------------- challenge by link
+
+function challengeScreen(/** @type {string} */ id) {
+  header();
+  document.title = 'salpakan · Challenge';
+  const me = load();
+  if (!me.token) return replace(main, h('div', { class: 'lobby narrow' }, h('p', { class: 'card' }, 'You have been challenged to a game. Choose a name to accept.'), nameCard(() => challengeScreen(id))));
+  const box = h('div', { class: 'card challenge' }, h('p', {}, 'Loading the challenge…'));
+  replace(main, h('div', { class: 'lobby narrow' }, box));
+  const conn = new Live((msg) => { if (msg.t === 'seat') seatFrame(msg); });
+  leave = () => conn.close();
+  api('GET', `/api/seeks/${id}`).then((r) => {
+    /** @type {import('./net.js').Seek} */
+    const s = r.seek;
+    const link = `${location.origin}/challenge/${id}`;
+    if ((load().mySeeks ?? []).includes(id)) {
+      const field = h('input', { id: 'challenge-link', readonly: true, value: link });
+      replace(box, h('h2', {}, 'Challenge a friend'), h('p', {}, `Send this link to your opponent. The game (${gameLabel(s.kind, s.options)}, ${clockLabel(s.clock)}) starts when they open it and accept.`),
+        h('label', { for: 'challenge-link' }, 'Link'),
+        h('div', { class: 'inline' }, field, h('button', { class: 'btn', type: 'button', onclick: () => { navigator.clipboard?.writeText(link).then(() => toast('Link copied.', 'good'), () => field.select()); } }, 'Copy')),
+        h('p', { class: 'muted' }, 'Waiting for your opponent…'),
+        h('button', { class: 'btn ghost', type: 'button', onclick: async () => { await api('DELETE', `/api/seeks/${id}`).catch(() => {}); go('/'); } }, 'Cancel challenge'));
+    } else {
+      replace(box, h('h2', {}, `${s.by} challenges you`), h('p', {}, `${gameLabel(s.kind, s.options)} · ${clockLabel(s.clock)}`),
+        h('div', { class: 'btn-row' }, h('button', { class: 'btn primary', type: 'button', onclick: () => acceptSeek(id) }, 'Accept'), h('a', { class: 'btn ghost', href: '/', 'data-link': true }, 'Decline')));
+    }
+  }, () => replace(box, h('h2', {}, 'Challenge'), h('p', {}, 'This challenge is no longer open.'), h('a', { class: 'btn', href: '/', 'data-link': true }, 'Back to the lobby')));
+}
+
+// ---------------------------------------------------------------- the game
+
+const REASONS = /** @type {Record<string,string>} */ ({
+  flag_captured: 'the Flag was captured', flag_reached: 'the Flag reached the far rank', resignation: 'resignation', agreement: 'agreement',
+  time: 'time', abandonment: 'abandonment', forfeit: 'forfeit', quiet_plies: 'too many moves without a capture', no_legal_moves: 'no legal move left',
+  no_moves: 'no movable piece left', no_pieces_left: 'no pieces left', repetition: 'repetition', both_no_moves: 'neither side can move',
+});
+
+/** @param {string} game @param {{winner: string|null, reason: string}} r */
+function resultShort(game, r) {
+  return r.winner ? `${cap(r.winner)} won` : 'Draw';
+}
+
+/**
+ * The board as a viewer sees it, from an observation.
+ * @param {GameSpec} g
+ * @param {any} obs
+ * @returns {Record<string, SquareView>}
+ */
+function squaresOf(g, obs) {
+  /** @type {Record<string, SquareView>} */
+  const out = {};
+  for (const [s, v] of Object.entries(obs?.board ?? {})) {
+    const x = /** @type {any} */ (v);
+    if (g.name === 'banqi') out[s] = x.face_down ? { code: null, side: '' } : { code: x.piece, side: colourOf(x.piece) };
+    else out[s] = { code: x.piece ?? null, side: x.owner, owner: x.owner };
+  }
+  return out;
+}
+
+/** A line describing a ply for the move list and the notice. */
+function plyText(/** @type {GameSpec} */ g, /** @type {any} */ v, /** @type {string|null} */ you) {
+  const who = v.seat === you ? 'You' : cap(v.seat);
+  if (g.name === 'banqi') {
+    const name = (/** @type {string|undefined} */ c) => (c ? pieceName('banqi', c) : '');
+    if (v.action === 'flip') return `${who} flipped ${v.move}: ${name(v.revealed)}`;
+    if (v.action === 'capture') return `${who}: ${name(v.piece)} ${v.move} captured ${name(v.captured)}`;
+    if (v.action === 'attempt') return `${who} tried ${v.move}, turning up ${name(v.revealed)}`;
+    if (v.action === 'end_chain') return `${who} ended the capture chain`;
+    return `${who}: ${name(v.piece)} ${v.move}`;
+  }
+  const move = `${v.from}–${v.to}`;
+  const c = v.challenge ?? v.attack;
+  if (!c) return `${who}: ${v.piece ? pieceName(g.name, v.piece) + ' ' : ''}${move}`;
+  const att = c.attacker ?? v.piece, def = c.defender;
+  const an = att ? pieceName(g.name, att) : 'a piece', dn = def ? pieceName(g.name, def) : 'a piece';
+  const verb = g.name === 'generals' ? 'challenged' : 'attacked';
+  const res = c.result === 'attacker_wins' ? `${cap(an)} won` : c.result === 'defender_wins' ? `${cap(dn)} won` : 'both removed';
+  return `${who}: ${move}, ${an} ${verb} ${dn}: ${res}`;
+}
+
+/** What a challenge meant for the viewer, in one sentence. */
+function challengeNotice(/** @type {GameSpec} */ g, /** @type {any} */ v, /** @type {string|null} */ you) {
+  const c = v.challenge ?? v.attack;
+  if (!c) return null;
+  const mine = v.seat === you;
+  const attackerSide = mine ? 'Your' : you ? 'Their' : cap(v.seat) + '’s';
+  const defenderSide = mine ? 'their' : you ? 'your' : 'the other';
+  const att = c.attacker ?? v.piece, def = c.defender;
+  const an = `${attackerSide} ${att ? pieceName(g.name, att) : 'piece'}`;
+  const dn = `${defenderSide} ${def ? pieceName(g.name, def) : 'piece'}`;
+  if (c.result === 'attacker_wins') return `${an} removed ${dn} on ${v.to}.`;
+  if (c.result === 'defender_wins') return `${an} was removed by ${dn} on ${v.to}.`;
+  return `${an} and ${dn} were both removed on ${v.to}.`;
+}
+
+function gameScreen(/** @type {string} */ id) {
+  header();
+  /** @type {import('./state.js').GameState} */
+  let st = /** @type {any} */ (null);
+  /** @type {Board|null} */
+  let board = null;
+  /** @type {SetupEditor|null} */
+  let editor = null;
+  /** @type {string|null} */
+  let selected = null;
+  /** @type {string|null} */
+  let notice = null;
+  /** @type {Set<string>} */
+  let flash = new Set();
+  /** @type {{from:string,to:string}|null} */
+  let last = null;
+
+  const root = h('div', { class: 'game-screen' }, h('p', { class: 'card' }, 'Connecting…'));
+  replace(main, root);
+  const token = seatToken(id);
+  const conn = new Live(onMessage, (open) => {
+    root.classList.toggle('offline', !open);
+    if (open) conn.send({ t: 'join', game: id, seat_token: token ?? undefined, since: st?.ver ?? undefined });
+  });
+  const tick = setInterval(drawClocks, 100);
+  leave = () => { conn.close(); clearInterval(tick); };
+
+  /** @param {any} msg */
+  function onMessage(msg) {
+    if (msg.t === 'error') return toast(msg.error ?? 'Refused.', 'error');
+    if (msg.t === 'seat') { rememberSeat(msg.game, msg.seat_token); if (msg.game !== id && st?.rematch === msg.game) go(`/game/${msg.game}`); return; }
+    if (msg.game !== id) return;
+    if (msg.t === 'sync') {
+      st = fromSync(msg);
+      const v = st.history[st.history.length - 1];
+      last = v ? plySquares(v) : null;
+      selected = null;
+      return draw();
+    }
+    if (msg.t === 'legal' && st) {
+      if (msg.ver === st.ver) { st.legal = msg.moves; renderBoard(); }
+      return;
+    }
+    if (msg.t !== 'event' || !st) return;
+    if (msg.ver !== st.ver + 1) {
+      // a gap: ask for the whole state again
+      conn.send({ t: 'join', game: id, seat_token: token ?? undefined });
+      return;
+    }
+    const wasOver = st.status === 'ended';
+    applyEvent(st, msg.e);
+    st.ver = msg.ver;
+    const e = msg.e;
+    if (e.type === 'chat') return drawChat();
+    if (e.type === 'move') {
+      const g = spec(st.kind);
+      const v = e.view;
+      last = plySquares(v);
+      const n = challengeNotice(g, v, st.seat);
+      notice = n ?? (g.name === 'banqi' && v.action !== 'move' ? plyText(g, v, st.seat) : null);
+      flash = n ? new Set([v.from, v.to]) : new Set();
+      sound(n || v.action === 'capture' ? 'challenge' : 'move');
+    }
+    if (e.type === 'start') sound('notify');
+    if (e.type === 'end' && !wasOver) { sound('end'); notice = null; }
+    if (e.type === 'rematch' && st.seat) {
+      const t = seatToken(e.game);
+      if (t) go(`/game/${e.game}`);
+    }
+    selected = null;
+    draw();
+  }
+
+  /** @param {any} v */
+  function plySquares(v) {
+    if (v.from) return { from: v.from, to: v.to };
+    if (!v.move || v.move === 'end') return null;
+    const [from, to] = String(v.move).split('-');
+    return { from, to: to ?? from };
+  }
+
+  function draw() {
+    const g = spec(st.kind);
+    document.title = `salpakan · ${g.title}`;
+    const seats = g.seats;
+    const you = st.seat ?? null;
+    if (st.status === 'setup' && you && !st.setups?.[you] && g.hasSetup) return drawSetup(g);
+    editor = null;
+    const flipped = you ? seats.indexOf(you) === 1 : false;
+    if (!board || board.game !== g || board.flipped !== flipped) {
+      board = new Board(g, flipped, { onSquare: clickSquare, onDrop: dropMove, canDrag: (s) => fromSquares().has(s) });
+    }
+    const bottom = you ?? seats[0];
+    const top = seats[1 - seats.indexOf(bottom)];
+    root.replaceChildren(
+      h('div', { class: 'play-area' },
+        playerBar(g, top, 'top'),
+        h('div', { class: 'board-wrap' }, board.el),
+        playerBar(g, bottom, 'bottom')),
+      sidePanel(g));
+    renderBoard();
+  }
+
+  function renderBoard() {
+    if (!board) return;
+    const g = spec(st.kind);
+    if (!st.observation) {
+      // setting up: the viewer's own setup when ready, else an empty board
+      /** @type {Record<string, SquareView>} */
+      const squares = {};
+      for (const [s, code] of Object.entries(/** @type {any} */ (st).your_setup ?? {})) squares[s] = { code: String(code), side: st.seat ?? '' };
+      return board.render(squares, {});
+    }
+    board.render(squaresOf(g, st.observation), { selected, targets: targetsOf(selected), last, flash });
+  }
+
+  /** Squares a piece of ours can move from (or a Banqi flip). */
+  function fromSquares() {
+    const out = new Set();
+    for (const m of st?.legal ?? []) out.add(m.split('-')[0]);
+    return out;
+  }
+
+  /** @param {string|null} from */
+  function targetsOf(from) {
+    const out = new Set();
+    if (!from) return out;
+    for (const m of st?.legal ?? []) { const [a, b] = m.split('-'); if (a === from && b) out.add(b); }
+    return out;
+  }
+
+  /** @param {string} s */
+  function clickSquare(s) {
+    if (!st?.legal?.length) return;
+    if (selected && targetsOf(selected).has(s)) return play(`${selected}-${s}`);
+    if (st.legal.includes(s) && (!selected || !targetsOf(selected).has(s))) {
+      // a Banqi flip (a bare square)
+      if (!fromSquares().has(s) || targetsOf(s).size === 0) return play(s);
+    }
+    selected = fromSquares().has(s) && selected !== s ? s : null;
+    if (selected && st.legal.includes(selected) && targetsOf(selected).size === 0) return play(selected);
+    renderBoard();
+  }
+
+  /** @param {string} from @param {string} to */
+  function dropMove(from, to) {
+    if (to && targetsOf(from).has(to)) return play(`${from}-${to}`);
+    selected = from;
+    renderBoard();
+  }
+
+  /** @param {string} move */
+  function play(move) {
+    selected = null;
+    st.legal = [];
+    if (!conn.send({ t: 'move', game: id, move })) toast('Not connected: reconnecting…', 'error');
+    renderBoard();
+  }
+
+  /** @param {GameSpec} g */
+  function drawSetup(g) {
+    if (editor) return drawSetupStatus(g);
+    const you = /** @type {string} */ (st.seat);
+    const opp = g.seats[1 - g.seats.indexOf(you)];
+    const status = h('p', { class: 'opponent-status', id: 'opponent-status' });
+    editor = new SetupEditor({
+      game: g, options: st.options ?? {}, seat: you, extra: status,
+      botSetup: async () => {
+        if (!conn.send({ t: 'setup', game: id, bot: 'random' })) toast('Not connected: try again in a moment.', 'error');
+        return null;
+      },
+      onReady: async (p) => {
+        if (!conn.send({ t: 'setup', game: id, setup: p })) throw new Error('Not connected: try again in a moment.');
+      },
+    });
+    root.replaceChildren(h('div', { class: 'setup-head' }, h('h1', {}, `${g.title}: you play ${cap(you)}`), h('p', { class: 'muted' }, `Against ${playerName(opp)} · ${clockLabel(st.clock)}`)), editor.el);
+    drawSetupStatus(g);
+  }
+
+  /** @param {GameSpec} g */
+  function drawSetupStatus(g) {
+    const opp = g.seats[1 - g.seats.indexOf(st.seat ?? '')];
+    const el = document.getElementById('opponent-status');
+    if (el) el.textContent = `${playerName(opp)} ${st.setups?.[opp] ? 'is ready.' : 'is still setting up…'}`;
+  }
+
+  /** @param {string} seat */
+  function playerName(seat) {
+    return st.players?.[seat]?.name ?? cap(seat);
+  }
+
+  /** @param {GameSpec} g @param {string} seat @param {string} where */
+  function playerBar(g, seat, where) {
+    const side = sideClass(g, seat, st.colours ?? undefined);
+    const p = st.players?.[seat];
+    const toMove = !st.result && st.to_move === seat && st.status === 'playing';
+    const captured = capturedOf(g, seat);
+    return h('div', { class: `player-bar ${where}${toMove ? ' to-move' : ''}`, dataset: { seat } },
+      h('span', { class: `seat-chip side-${side || 'none'}`, 'aria-hidden': 'true' }),
+      h('span', { class: 'who' }, h('strong', {}, p?.name ?? cap(seat)), p?.bot ? h('span', { class: 'badge' }, 'bot') : null,
+        h('small', {}, g.name === 'banqi' ? (side ? cap(side) : 'colour not yet known') : cap(seat)), seat === st.seat ? h('small', { class: 'you' }, ' (you)') : null),
+      h('span', { class: 'captured', 'aria-label': `${cap(seat)}’s lost pieces` }, captured.map((c) => pieceElement(g.name, c === '?' ? null : c, g.name === 'banqi' ? colourOf(c) : seat))),
+      st.clock ? h('span', { class: 'clock', dataset: { clock: seat }, role: 'timer' }, '') : null);
+  }
+
+  /** The pieces a seat lost (Generals, Stratego: eliminated; Banqi: its colour's captured). */
+  function capturedOf(/** @type {GameSpec} */ g, /** @type {string} */ seat) {
+    const o = st.observation ?? {};
+    if (g.name === 'banqi') { const col = o.colours?.[seat]; return col ? o.captured?.[col] ?? [] : []; }
+    return o.eliminated?.[seat] ?? [];
+  }
+
+  function drawClocks() {
+    if (!st?.clock || !st.clocks) return;
+    for (const el of root.querySelectorAll('[data-clock]')) {
+      const seat = /** @type {HTMLElement} */ (el).dataset.clock ?? '';
+      let ms = Number(st.clocks[seat] ?? 0);
+      const running = !st.result && st.clocks.running === seat;
+      if (running) ms -= performance.now() - st.clocksAt;
+      el.textContent = clockText(ms);
+      el.classList.toggle('running', running);
+      el.classList.toggle('low', ms < 20000);
+    }
+  }
+
+  /** @param {GameSpec} g */
+  function sidePanel(g) {
+    const you = st.seat;
+    const plies = st.history ?? [];
+    const status = st.result
+      ? `${st.result.winner ? (st.result.winner === you ? 'You won' : `${playerName(st.result.winner)} won`) : 'Draw'}${REASONS[st.result.reason] ? ' by ' + REASONS[st.result.reason] : ''}.`
+      : st.status === 'setup' ? (you && st.setups?.[you] ? 'Ready. Waiting for your opponent’s setup…' : 'The players are setting up.')
+      : you ? (st.to_move === you ? 'Your move.' : `${playerName(st.to_move ?? '')} to move.`)
+      : `Watching · ${playerName(st.to_move ?? '')} to move.`;
+    const actions = h('div', { class: 'btn-row wrap actions' });
+    if (you && !st.result) {
+      if (st.draw_offer && st.draw_offer !== you) {
+        actions.append(h('span', { class: 'offer' }, 'Draw offered.'),
+          h('button', { class: 'btn primary small', type: 'button', onclick: () => conn.send({ t: 'draw_accept', game: id }) }, 'Accept draw'),
+          h('button', { class: 'btn small', type: 'button', onclick: () => conn.send({ t: 'draw_decline', game: id }) }, 'Decline'));
+      } else {
+        actions.append(h('button', { class: 'btn small', type: 'button', disabled: st.draw_offer === you, onclick: () => conn.send({ t: 'draw_offer', game: id }) }, st.draw_offer === you ? 'Draw offered' : 'Offer draw'));
+      }
+      actions.append(h('button', { class: 'btn small danger', type: 'button', onclick: () => { if (confirm('Resign this game?')) conn.send({ t: 'resign', game: id }); } }, 'Resign'));
+    }
+    if (st.result) {
+      if (you && st.rematch) actions.append(h('a', { class: 'btn small primary', href: `/game/${st.rematch}`, 'data-link': true }, 'Go to the rematch'));
+      else if (you) actions.append(h('button', { class: 'btn small primary', type: 'button', disabled: st.rematch_offer === you, onclick: () => conn.send({ t: 'rematch', game: id }) },
+        st.rematch_offer && st.rematch_offer !== you ? 'Accept rematch' : st.rematch_offer === you ? 'Rematch offered' : 'Rematch'));
+      actions.append(h('a', { class: 'btn small', href: `/replay/${id}`, 'data-link': true }, 'Replay'),
+        h('a', { class: 'btn small', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, 'Download record'));
+    }
+    const moves = h('ol', { class: 'moves', 'aria-label': 'Moves' }, plies.map((/** @type {any} */ v) => h('li', {}, plyText(g, v, you))));
+    queueMicrotask(() => { moves.scrollTop = moves.scrollHeight; });
+    return h('aside', { class: 'side-panel' },
+      h('div', { class: `status${st.result ? ' over' : ''}`, role: 'status', 'aria-live': 'polite' }, status),
+      notice ? h('div', { class: 'notice', role: 'alert' }, notice) : null,
+      actions,
+      h('details', { class: 'moves-box', open: true }, h('summary', {}, `Moves (${plies.length})`), moves),
+      chatBox(),
+      h('p', { class: 'muted small' }, `${gameLabel(g.name, st.options)} · ${clockLabel(st.clock)}`));
+  }
+
+  function chatBox() {
+    const input = h('input', { id: 'chat-input', maxlength: '300', autocomplete: 'off', placeholder: st.seat ? 'Say something' : 'Chat (players only)', disabled: !st.seat });
+    const log = h('ul', { class: 'chat-log', id: 'chat-log', 'aria-label': 'Chat' });
+    const form = h('form', { class: 'chat', onsubmit: (/** @type {Event} */ e) => {
+      e.preventDefault();
+      const text = input.value.trim();
+      if (text && conn.send({ t: 'chat', game: id, text })) input.value = '';
+    } }, h('label', { for: 'chat-input', class: 'sr-only' }, 'Chat message'), log, h('div', { class: 'inline' }, input, h('button', { class: 'btn small', type: 'submit', disabled: !st.seat }, 'Send')));
+    queueMicrotask(drawChat);
+    return h('details', { class: 'chat-box', open: true }, h('summary', {}, 'Chat'), form);
+  }
+
+  function drawChat() {
+    const log = document.getElementById('chat-log');
+    if (!log) return;
+    replace(log, ...(st?.chat ?? []).map((/** @type {any} */ l) => h('li', {}, h('strong', {}, l.name ?? cap(l.seat ?? '')), ' ', l.text)));
+    log.scrollTop = log.scrollHeight;
+  }
+}
+
+// ---------------------------------------------------------------- replay
+
+async function replayScreen(/** @type {string} */ id) {
+  header();
+  document.title = 'salpakan · Replay';
+  replace(main, h('p', { class: 'card' }, 'Loading the record…'));
+  /** @type {string} */
+  let text;
+  try {
+    text = await api('GET', `/api/games/${id}/record`);
+  } catch (e) {
+    return replace(main, h('div', { class: 'card' }, h('h2', {}, 'Replay'), h('p', {}, String(/** @type {Error} */ (e).message)), h('a', { class: 'btn', href: '/', 'data-link': true }, 'Back to the lobby')));
+  }
+  let rep;
+  try {
+    rep = replayRecord(text);
+  } catch {
+    return replace(main, h('div', { class: 'card' }, h('h2', {}, 'Replay'), h('p', {}, 'This record could not be read.')));
+  }
+  const g = spec(rep.game);
+  if (!rep.tags.WhiteSetup && !rep.tags.RedSetup && !rep.tags.Deal) {
+    return replace(main, h('div', { class: 'card' }, h('h2', {}, 'Replay'), h('p', {}, 'The full record is published when the game ends. Come back then.'), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, 'Watch the game')));
+  }
+  let at = rep.positions.length - 1;
+  const board = new Board(g, false, {});
+  const slider = h('input', { type: 'range', id: 'replay-ply', min: '0', max: String(rep.positions.length - 1), value: String(at) });
+  const label = h('p', { class: 'replay-label', role: 'status', 'aria-live': 'polite' });
+  const moves = h('ol', { class: 'moves', 'aria-label': 'Moves' }, rep.plies.map((p, i) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => show(i + 1) }, `${cap(p.seat)}: ${p.token}${p.note ? ` (${p.note})` : ''}`))));
+  const show = (/** @type {number} */ i) => {
+    at = Math.max(0, Math.min(rep.positions.length - 1, i));
+    slider.value = String(at);
+    const pos = rep.positions[at];
+    /** @type {Record<string, SquareView>} */
+    const squares = {};
+    for (const [s, v] of Object.entries(pos)) squares[s] = { code: v.piece, side: v.owner };
+    const p = rep.plies[at - 1];
+    board.render(squares, { last: p?.from ? { from: p.from, to: p.to ?? p.from } : null });
+    label.textContent = at === 0 ? 'Start position, every piece shown.' : `Ply ${at} of ${rep.plies.length}: ${cap(p.seat)} ${p.token}${p.note ? ` (${p.note})` : ''}`;
+    moves.querySelectorAll('li').forEach((li, j) => li.classList.toggle('current', j === at - 1));
+  };
+  slider.addEventListener('input', () => show(Number(slider.value)));
+  const players = `${rep.tags.White ?? rep.tags.Red ?? rep.tags.First ?? ''}${rep.tags.Black || rep.tags.Blue || rep.tags.Second ? ' vs ' + (rep.tags.Black ?? rep.tags.Blue ?? rep.tags.Second) : ''}`;
+  replace(main, h('div', { class: 'game-screen replay' },
+    h('div', { class: 'play-area' }, h('div', { class: 'board-wrap' }, board.el)),
+    h('aside', { class: 'side-panel' },
+      h('h1', {}, `Replay: ${g.title}`),
+      players ? h('p', {}, players) : null,
+      h('p', { class: 'muted' }, `Result ${rep.tags.Result ?? '*'}${rep.tags.Reason ? ` (${REASONS[rep.tags.Reason] ?? rep.tags.Reason})` : ''}`),
+      h('label', { for: 'replay-ply' }, 'Move'), slider, label,
+      h('div', { class: 'btn-row' },
+        h('button', { class: 'btn small', type: 'button', 'aria-label': 'First', onclick: () => show(0) }, '⏮'),
+        h('button', { class: 'btn small', type: 'button', 'aria-label': 'Previous move', onclick: () => show(at - 1) }, '◀'),
+        h('button', { class: 'btn small', type: 'button', 'aria-label': 'Next move', onclick: () => show(at + 1) }, '▶'),
+        h('button', { class: 'btn small', type: 'button', 'aria-label': 'Last', onclick: () => show(rep.positions.length - 1) }, '⏭'),
+        h('a', { class: 'btn small', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, 'Download record')),
+      h('details', { class: 'moves-box', open: true }, h('summary', {}, `Moves (${rep.plies.length})`), moves))));
+  document.addEventListener('keydown', function key(e) {
+    if (!document.body.contains(slider)) return document.removeEventListener('keydown', key);
+    if (e.key === 'ArrowLeft') show(at - 1);
+    if (e.key === 'ArrowRight') show(at + 1);
+  });
+  show(at);
+}
+
+// ---------------------------------------------------------------- start
+
+installSprite();
+applyMotion();
+route();

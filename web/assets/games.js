@@ -1,0 +1,155 @@
+// What the client knows about each game: board shape, seats, armies, setup areas, options.
+// The server decides every rule; this is only what drawing the board and the forms needs.
+
+/** @typedef {import('./pieces.js').GameName} GameName */
+
+/**
+ * @typedef {object} OptionSpec
+ * @property {string} key
+ * @property {string} label
+ * @property {'select'|'bool'|'number'} type
+ * @property {[string, string][]} [choices]  value, label
+ * @property {string|boolean|number} default
+ * @property {string} [help]
+ */
+
+/**
+ * @typedef {object} GameSpec
+ * @property {GameName} name
+ * @property {string} title
+ * @property {number} files
+ * @property {number} ranks
+ * @property {[string, string]} seats
+ * @property {boolean} hasSetup
+ * @property {string[]} order         piece codes strongest first (tray order)
+ * @property {Record<string, Record<string, number>>} armies
+ * @property {string[]} lakes
+ * @property {OptionSpec[]} options
+ */
+
+/** @type {Record<GameName, GameSpec>} */
+export const GAMES = {
+  generals: {
+    name: 'generals',
+    title: 'Game of the Generals',
+    files: 9,
+    ranks: 8,
+    seats: ['white', 'black'],
+    hasSetup: true,
+    order: ['5G', '4G', '3G', '2G', '1G', 'COL', 'LTC', 'MAJ', 'CPT', '1LT', '2LT', 'SGT', 'PVT', 'SPY', 'FLG'],
+    armies: {
+      full: { '5G': 1, '4G': 1, '3G': 1, '2G': 1, '1G': 1, COL: 1, LTC: 1, MAJ: 1, CPT: 1, '1LT': 1, '2LT': 1, SGT: 1, PVT: 6, SPY: 2, FLG: 1 },
+      reduced: { '5G': 1, '4G': 1, '3G': 1, '1G': 1, COL: 1, CPT: 1, '1LT': 1, PVT: 2, SPY: 1, FLG: 1 },
+    },
+    lakes: [],
+    options: [
+      { key: 'army', label: 'Army', type: 'select', choices: [['full', 'Full (21 pieces)'], ['reduced', 'Reduced (11 pieces)']], default: 'full' },
+      { key: 'flag_rule', label: 'Flag on the far rank', type: 'select', choices: [['adjacent', 'Wins unless an enemy is beside it'], ['one_turn', 'Opponent always gets one turn'], ['electronic', 'Wins at once']], default: 'adjacent' },
+      { key: 'reveal', label: 'Challenges reveal', type: 'select', choices: [['none', 'Nothing (official)'], ['winner', 'The winner’s rank'], ['both', 'Both ranks']], default: 'none' },
+      { key: 'first', label: 'First move', type: 'select', choices: [['white', 'White'], ['black', 'Black']], default: 'white' },
+      { key: 'open_flag', label: 'Flags visible to both', type: 'bool', default: false },
+      { key: 'reveal_at_end', label: 'Reveal all pieces at the end', type: 'bool', default: true },
+    ],
+  },
+  stratego: {
+    name: 'stratego',
+    title: 'Stratego',
+    files: 10,
+    ranks: 10,
+    seats: ['red', 'blue'],
+    hasSetup: true,
+    order: ['10', '9', '8', '7', '6', '5', '4', '3', '2', 'S', 'B', 'F'],
+    armies: {
+      classic: { '10': 1, '9': 1, '8': 2, '7': 3, '6': 4, '5': 4, '4': 4, '3': 5, '2': 8, S: 1, B: 6, F: 1 },
+      barrage: { '10': 1, '9': 1, '3': 1, '2': 2, S: 1, B: 1, F: 1 },
+      duel: { '10': 1, '9': 1, '3': 2, '2': 2, S: 1, B: 2, F: 1 },
+    },
+    lakes: ['c5', 'd5', 'c6', 'd6', 'g5', 'h5', 'g6', 'h6'],
+    options: [
+      { key: 'army', label: 'Army', type: 'select', choices: [['classic', 'Classic (40 pieces)'], ['barrage', 'Barrage (8 pieces)'], ['duel', 'Duel (10 pieces)']], default: 'classic' },
+      { key: 'scout_strike', label: 'Scouts may run and strike', type: 'bool', default: true },
+      { key: 'chase_rule', label: 'No endless chasing', type: 'bool', default: true },
+      { key: 'two_square_limit', label: 'Two-squares rule', type: 'select', choices: [['3', 'Three moves'], ['5', 'Five moves'], ['off', 'Off']], default: '3' },
+    ],
+  },
+  banqi: {
+    name: 'banqi',
+    title: 'Banqi',
+    files: 4,
+    ranks: 8,
+    seats: ['first', 'second'],
+    hasSetup: false,
+    order: ['K', 'G', 'M', 'R', 'N', 'C', 'P', 'k', 'g', 'm', 'r', 'n', 'c', 'p'],
+    armies: {},
+    lakes: [],
+    options: [
+      { key: 'ruleset', label: 'Rules', type: 'select', choices: [['taiwan', 'Taiwan (cannons jump)'], ['hongkong', 'Hong Kong'], ['mainland', 'Mainland']], default: 'taiwan' },
+      { key: 'capture_face_down', label: 'Capture face-down pieces', type: 'bool', default: false },
+      { key: 'chain_captures', label: 'Chain captures', type: 'bool', default: false },
+      { key: 'cannon_direct', label: 'Cannons also capture next door', type: 'bool', default: false },
+    ],
+  },
+};
+
+export const GAME_NAMES = /** @type {GameName[]} */ (['generals', 'stratego', 'banqi']);
+
+/** @param {string} name */
+export function spec(name) {
+  const g = GAMES[/** @type {GameName} */ (name)];
+  if (!g) throw new Error(`unknown game ${name}`);
+  return g;
+}
+
+/** Square name from 0-based file and rank. */
+export function sq(/** @type {number} */ file, /** @type {number} */ rank) {
+  return String.fromCharCode(97 + file) + (rank + 1);
+}
+
+/** 0-based [file, rank] of a square name. */
+export function parseSq(/** @type {string} */ name) {
+  return [name.charCodeAt(0) - 97, Number(name.slice(1)) - 1];
+}
+
+/** The ranks (0-based) where a seat sets up. */
+export function setupRanks(/** @type {GameSpec} */ g, /** @type {number} */ seatIndex) {
+  const depth = g.name === 'generals' ? 3 : 4;
+  const out = [];
+  for (let i = 0; i < depth; i++) out.push(seatIndex === 0 ? i : g.ranks - 1 - i);
+  return out;
+}
+
+/** The army counts for options (custom counts "FLG:1,PVT:2" accepted too). */
+export function armyCounts(/** @type {GameSpec} */ g, /** @type {Record<string, any>} */ options) {
+  const a = String(options?.army ?? Object.keys(g.armies)[0] ?? '');
+  if (g.armies[a]) return { ...g.armies[a] };
+  /** @type {Record<string, number>} */
+  const counts = {};
+  for (const part of a.split(',')) {
+    const [code, n] = part.split(':');
+    if (code && n) counts[code.trim()] = Number(n);
+  }
+  return counts;
+}
+
+/** The colour class of a seat's army. Banqi colours come from the observation. */
+export function sideClass(/** @type {GameSpec} */ g, /** @type {string} */ seat, /** @type {Record<string,string>|undefined} */ colours) {
+  if (g.name === 'banqi') return colours?.[seat] ?? '';
+  return seat;
+}
+
+/** Capitalised seat or colour name. */
+export function cap(/** @type {string} */ s) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+/** A short summary of a game's options that differ from the defaults. */
+export function optionSummary(/** @type {GameSpec} */ g, /** @type {Record<string, any>} */ options) {
+  const parts = [];
+  for (const o of g.options) {
+    const v = options?.[o.key];
+    if (v == null || String(v) === String(o.default)) continue;
+    if (o.type === 'bool') parts.push(`${o.label}: ${v === true || v === 'true' ? 'on' : 'off'}`);
+    else parts.push(o.choices?.find((c) => c[0] === String(v))?.[1] ?? `${o.label}: ${v}`);
+  }
+  return parts.join(' · ');
+}

@@ -1,0 +1,127 @@
+// Talking to the server (docs/protocol.md): HTTP for the guest identity, lobby actions and
+// records; one WebSocket per screen for live updates. Everything the rest of the client
+// knows about the wire is in this file.
+
+import { load, save } from './settings.js';
+
+/**
+ * @typedef {{base: number, inc: number}|null} TimeControl
+ * @typedef {{id: string, kind: string, options: Record<string, any>, clock: TimeControl, by: string, seat?: string|null, public?: boolean}} Seek
+ * @typedef {{game: string, kind: string, options?: Record<string, any>, clock?: TimeControl, players: Record<string, {name: string, bot?: string|null}>, status?: string, result?: any}} GameSummary
+ */
+
+export class ApiError extends Error {}
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {any} [body]
+ */
+export async function api(method, path, body) {
+  const token = load().token;
+  /** @type {Record<string,string>} */
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const type = res.headers.get('content-type') ?? '';
+  const data = type.includes('json') ? await res.json() : await res.text();
+  if (!res.ok) throw new ApiError(typeof data === 'object' && data?.error ? data.error : `The server answered ${res.status}.`);
+  return data;
+}
+
+/** Make sure this browser has a guest identity with this name. */
+export async function ensureGuest(/** @type {string} */ name) {
+  const s = load();
+  if (s.token && s.name === name) return s;
+  const g = await api('POST', '/api/guest', { name });
+  return save({ name: g.name, token: g.token, userId: g.id });
+}
+
+/** Remember a seat token (from accepting, a bot game, a `seat` frame or GET /api/me). */
+export function rememberSeat(/** @type {string} */ game, /** @type {string} */ token) {
+  const seats = { ...(load().seats ?? {}) };
+  seats[game] = token;
+  save({ seats });
+}
+
+/** This browser's seat token for a game, if it plays in it. */
+export function seatToken(/** @type {string} */ game) {
+  return load().seats?.[game] ?? null;
+}
+
+/** Fetch the seat tokens of every game of this guest (after a reload on a new device, too). */
+export async function refreshSeats() {
+  if (!load().token) return;
+  try {
+    const me = await api('GET', '/api/me');
+    const seats = { ...(load().seats ?? {}) };
+    for (const g of me.games ?? []) seats[g.game] = g.seat_token;
+    save({ seats });
+    return me;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The one WebSocket of a screen (`/ws`): says hello with the guest token on every (re)open,
+ * then lets the screen join what it follows. Reconnects by itself.
+ */
+export class Live {
+  /**
+   * @param {(msg: any) => void} onMessage
+   * @param {(open: boolean) => void} [onOpen]  after the hello on each (re)connection
+   */
+  constructor(onMessage, onOpen) {
+    this.onMessage = onMessage;
+    this.onOpen = onOpen;
+    this.closed = false;
+    this.retry = 0;
+    /** @type {WebSocket|null} */
+    this.ws = null;
+    this.connect();
+  }
+
+  connect() {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      const token = load().token;
+      if (token) this.send({ t: 'hello', token });
+      this.onOpen?.(true);
+    };
+    ws.onmessage = (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      if (this.closed) return;
+      this.onOpen?.(false);
+      const wait = Math.min(5000, 300 * 2 ** this.retry++);
+      setTimeout(() => !this.closed && this.connect(), wait);
+    };
+  }
+
+  /** Send a message (the protocol version is added). @param {Record<string, any>} msg */
+  send(msg) {
+    if (this.ws?.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify({ v: 1, ...msg }));
+      return true;
+    }
+    return false;
+  }
+
+  close() {
+    this.closed = true;
+    this.ws?.close();
+  }
+}

@@ -1,0 +1,86 @@
+// What the browser remembers (localStorage): the player's name and token, settings, and the
+// library of saved setups. Sounds are made with Web Audio: no sound files.
+
+const KEY = 'salpakan';
+
+/**
+ * @typedef {object} Stored
+ * @property {string} [name]
+ * @property {string} [token]
+ * @property {string} [userId]
+ * @property {boolean} [sound]
+ * @property {boolean} [motion]
+ * @property {Record<string, SavedSetup[]>} [setups]  key: game/army
+ * @property {Record<string, string>} [seats]  game id → seat token
+ * @property {string[]} [mySeeks]  ids of seeks this browser opened
+ */
+
+/** @typedef {{name: string, placement: Record<string,string>, saved: number}} SavedSetup */
+
+/** @returns {Stored} */
+export function load() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) ?? '{}') ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/** @param {Partial<Stored>} patch */
+export function save(patch) {
+  const s = { ...load(), ...patch };
+  localStorage.setItem(KEY, JSON.stringify(s));
+  applyMotion();
+  return s;
+}
+
+export function soundOn() {
+  return load().sound !== false;
+}
+
+export function motionOn() {
+  return load().motion !== false && !matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+export function applyMotion() {
+  document.documentElement.classList.toggle('no-motion', !motionOn());
+}
+
+/** Saved setups for a game and army (setups are stored as White's/Red's placement, ranks from the seat's side). */
+export function savedSetups(/** @type {string} */ game, /** @type {string} */ army) {
+  return load().setups?.[`${game}/${army}`] ?? [];
+}
+
+/** @param {string} game @param {string} army @param {SavedSetup[]} list */
+export function storeSetups(game, army, list) {
+  const all = { ...(load().setups ?? {}) };
+  all[`${game}/${army}`] = list;
+  save({ setups: all });
+}
+
+/** @type {AudioContext|null} */
+let audio = null;
+
+/** A short tone: 'move', 'challenge', 'end', 'notify'. */
+export function sound(/** @type {'move'|'challenge'|'end'|'notify'} */ kind) {
+  if (!soundOn()) return;
+  try {
+    audio ??= new AudioContext();
+    const tones = { move: [[520, 0.05]], challenge: [[300, 0.08], [220, 0.12]], end: [[440, 0.12], [554, 0.12], [659, 0.2]], notify: [[660, 0.06], [880, 0.08]] };
+    let t = audio.currentTime;
+    for (const [freq, len] of tones[kind]) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = freq;
+      osc.type = 'triangle';
+      gain.gain.setValueAtTime(0.12, t);
+      gain.gain.exponentialRampToValueAtTime(0.001, t + len);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(t);
+      osc.stop(t + len);
+      t += len;
+    }
+  } catch {
+    // no audio available: stay silent
+  }
+}

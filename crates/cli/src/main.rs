@@ -5,6 +5,7 @@
 mod arbiter;
 mod arena;
 mod bench;
+mod play;
 mod records;
 
 use clap::{Parser, Subcommand};
@@ -71,6 +72,33 @@ enum Command {
         /// Seed for the random setups and moves.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Play a game against a bot in the terminal (no server, no network); the record is
+    /// saved at the end. Keys: see docs/terminal.md, or press ? in the game.
+    Play {
+        /// Which game: generals, stratego or banqi.
+        game: String,
+        /// The bot: random, greedy, mcts, or with parameters such as mcts:ms=500.
+        #[arg(long = "vs", default_value = "mcts", value_name = "BOT")]
+        vs: String,
+        /// Your seat: white or black (generals), red or blue (stratego), first or second
+        /// (banqi), or random. Default: the first seat.
+        #[arg(long)]
+        seat: Option<String>,
+        /// A game option as key=value (repeat for several), e.g. --option reveal=winner.
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        /// Seed for the bot's setup, the deal and the bot's choices (default: random).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Where to write the record (default: salpakan-<game>-<time>.rec here).
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
+    },
+    /// Step through a game record in the terminal (a full record, or a seat's copy).
+    Replay {
+        /// The record file.
+        file: PathBuf,
     },
 }
 
@@ -164,6 +192,15 @@ fn main() -> ExitCode {
             seconds,
             seed,
         } => bench::run(&game, seconds, seed),
+        Command::Play {
+            game,
+            vs,
+            seat,
+            options,
+            seed,
+            save,
+        } => play::play(&game, &vs, seat.as_deref(), &options, seed, save),
+        Command::Replay { file } => play::replay(file),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

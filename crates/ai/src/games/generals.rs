@@ -105,6 +105,7 @@ pub fn belief(k: &Knowledge<Generals>) -> Belief {
         Seat::Second => 0,
     };
     let mut arrivals: Vec<(usize, usize)> = Vec::new();
+    let mut removed: Vec<Option<usize>> = vec![None; tokens.len()];
     let history = k.history();
     for (i, v) in history.iter().enumerate() {
         let (from, to) = (v.from.index(), v.to.index());
@@ -167,10 +168,23 @@ pub fn belief(k: &Knowledge<Generals>) -> Belief {
             }
             _ => {}
         }
+        for (t, tok) in tokens.iter().enumerate() {
+            if tok.square.is_none() && removed[t].is_none() {
+                removed[t] = Some(i);
+            }
+        }
+    }
+    let n = history.len();
+    let going_on = k.to_move().is_some();
+    // A piece removed in a challenge while the game went on was no Flag (removing the Flag
+    // ends the game).
+    for (t, r) in removed.iter().enumerate() {
+        if r.is_some_and(|i| i + 1 < n || going_on) {
+            tokens[t].restrict(!(1 << Piece::Flag as usize));
+        }
     }
     // A piece that reached the far rank and did not end the game is no Flag.
-    if k.to_move().is_some() {
-        let n = history.len();
+    {
         for (t, i) in arrivals {
             let to = history[i].to;
             let wins_now = match k.options().flag_rule {
@@ -182,7 +196,7 @@ pub fn belief(k: &Knowledge<Generals>) -> Belief {
                     d == 1 && matches!(board_at_ply(k, i, s), Some(true))
                 }),
             };
-            if n >= i + 2 || wins_now {
+            if n >= i + 3 || (going_on && (n >= i + 2 || wins_now)) {
                 tokens[t].restrict(!(1 << Piece::Flag as usize));
             }
         }
@@ -346,7 +360,7 @@ pub fn evaluate(g: &Generals, seat: Seat) -> f64 {
 
 impl AiGame for Generals {
     type Belief = Belief;
-    const ROLLOUT_DEPTH: u32 = 24;
+    const ROLLOUT_DEPTH: u32 = 0;
 
     fn view_move(view: &GeneralsView) -> Move {
         Move {

@@ -259,7 +259,7 @@ pub fn evaluate(g: &Stratego, seat: Seat) -> f64 {
 
 impl AiGame for Stratego {
     type Belief = Belief;
-    const ROLLOUT_DEPTH: u32 = 20;
+    const ROLLOUT_DEPTH: u32 = 0;
 
     fn view_move(view: &StrategoView) -> Move {
         Move {

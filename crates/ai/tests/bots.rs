@@ -1,0 +1,168 @@
+//! Bots: fair by construction, deterministic for a seed and an iteration budget, setups
+//! with variety, specs that parse and print back.
+
+use salpakan_ai::{BotSpec, choose_move, choose_setup};
+use salpakan_engine::generals::{Generals, GeneralsOptions, Setup, Setups};
+use salpakan_engine::{AnyMatch, Game, GameKind, Match, Seat, rng_from_seed};
+
+fn spec(s: &str) -> BotSpec {
+    s.parse().unwrap()
+}
+
+#[test]
+fn bot_specs_parse_and_print_back() {
+    for s in [
+        "random",
+        "greedy",
+        "mcts",
+        "mcts:ms=200",
+        "mcts:iters=5000,seed=3",
+    ] {
+        assert_eq!(spec(s).to_string(), s);
+    }
+    let c = spec("cmd:\"python3 examples/bot.py\",timeout=300");
+    assert_eq!(c.to_string(), "cmd:\"python3 examples/bot.py\",timeout=300");
+    let err = "minimax".parse::<BotSpec>().unwrap_err().to_string();
+    assert!(err.contains("random, greedy, mcts"), "{err}");
+    let err = "mcts:speed=3".parse::<BotSpec>().unwrap_err().to_string();
+    assert!(err.contains("iters"), "{err}");
+    let list = BotSpec::parse_list("random,greedy,mcts:iters=50,seed=2,cmd:\"a b\"").unwrap();
+    assert_eq!(list.len(), 4);
+    assert_eq!(list[2].to_string(), "mcts:iters=50,seed=2");
+    assert!(BotSpec::builtin().len() >= 3);
+}
+
+/// Two Generals matches that differ only in Black's setup, with the same public moves:
+/// White's knowledge is identical, so White's choice must be too.
+#[test]
+fn bot_choice_ignores_hidden_information_it_cannot_see() {
+    let o = GeneralsOptions::default();
+    let white = Setup::random(Seat::First, &o.army, &mut rng_from_seed(1));
+    let black_a = Setup::random(Seat::Second, &o.army, &mut rng_from_seed(2));
+    // The same squares, pieces shuffled among them: Black's moves stay legal and White
+    // sees the same squares occupied.
+    let mut pieces: Vec<_> = black_a.placements().iter().map(|&(_, p)| p).collect();
+    pieces.rotate_left(5);
+    let placements: Vec<_> = black_a
+        .placements()
+        .iter()
+        .zip(pieces)
+        .map(|(&(s, _), p)| (s, p))
+        .collect();
+    let black_b = Setup::new(Seat::Second, &o.army, &placements).unwrap();
+    let mut a =
+        Match::<Generals>::start(&o, Setups([white.clone(), black_a]), &mut rng_from_seed(3))
+            .unwrap();
+    let mut b =
+        Match::<Generals>::start(&o, Setups([white, black_b]), &mut rng_from_seed(3)).unwrap();
+    // A few quiet moves (no challenges) so that both stay identical for White.
+    let mut rng = rng_from_seed(4);
+    let mut played = 0;
+    while played < 6 {
+        let mut moves = Vec::new();
+        a.game().legal_moves(&mut moves);
+        let quiet: Vec<_> = moves
+            .into_iter()
+            .filter(|m| a.game().at(m.to).is_none())
+            .collect();
+        let mv = quiet[rand::Rng::random_range(&mut rng, 0..quiet.len())];
+        a.play(mv).unwrap();
+        b.play(mv).unwrap();
+        played += 1;
+    }
+    for s in ["random", "greedy", "mcts:iters=150"] {
+        let bot = spec(s);
+        let ma = choose_move(&bot, &a, Seat::First, 9).unwrap();
+        let mb = choose_move(&bot, &b, Seat::First, 9).unwrap();
+        assert_eq!(
+            ma, mb,
+            "{s} changed its move when only hidden information changed"
+        );
+    }
+}
+
+#[test]
+fn mcts_is_deterministic_for_a_seed_and_an_iteration_budget() {
+    for kind in GameKind::ALL {
+        let m = kind
+            .new_match(&serde_json::Value::Null, &Default::default(), 5)
+            .unwrap();
+        let mut m: Box<dyn AnyMatch> = m;
+        // A few random plies first.
+        for i in 0..6u64 {
+            let Some(s) = m.to_move() else { break };
+            let mv = choose_move(&spec("random"), m.as_ref(), s, i).unwrap();
+            m.play_text(&mv).unwrap();
+        }
+        let Some(s) = m.to_move() else { continue };
+        let bot = spec("mcts:iters=200");
+        let a = choose_move(&bot, m.as_ref(), s, 11).unwrap();
+        let b = choose_move(&bot, m.as_ref(), s, 11).unwrap();
+        assert_eq!(a, b, "{kind}");
+        assert!(m.legal_moves().contains(&a));
+    }
+}
+
+#[test]
+fn every_bot_finishes_games_of_every_kind_with_legal_moves() {
+    for kind in GameKind::ALL {
+        for (i, pair) in [["random", "greedy:samples=2"], ["mcts:iters=40", "random"]]
+            .iter()
+            .enumerate()
+        {
+            let bots = pair.map(spec);
+            let opts = serde_json::json!({"max_quiet_plies": 60});
+            let mut req = serde_json::Map::new();
+            if kind.has_setups() {
+                let mut setups = serde_json::Map::new();
+                for s in Seat::BOTH {
+                    let v = choose_setup(&bots[s.index()], kind, &opts, s, i as u64).unwrap();
+                    kind.check_setup(&opts, s, &v).unwrap();
+                    setups.insert(kind.seat_name(s).into(), v);
+                }
+                req.insert("setups".into(), setups.into());
+            }
+            let mut m = kind.new_match(&opts, &req, i as u64).unwrap();
+            while let Some(s) = m.to_move() {
+                if m.ply() > 400 {
+                    break;
+                }
+                let mv = choose_move(&bots[s.index()], m.as_ref(), s, u64::from(m.ply())).unwrap();
+                m.play_text(&mv).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn setups_have_variety_and_keep_the_generals_flag_back() {
+    let bot = spec("mcts");
+    let opts = serde_json::Value::Null;
+    let mut distinct = std::collections::BTreeSet::new();
+    let mut front = 0;
+    for seed in 0..20 {
+        let v = choose_setup(&bot, GameKind::Generals, &opts, Seat::First, seed).unwrap();
+        GameKind::Generals
+            .check_setup(&opts, Seat::First, &v)
+            .unwrap();
+        let flag = v
+            .as_object()
+            .unwrap()
+            .iter()
+            .find(|(_, p)| *p == "FLG")
+            .map(|(s, _)| s.clone())
+            .unwrap();
+        front += usize::from(flag.ends_with('3'));
+        distinct.insert(v.to_string());
+        let st = choose_setup(&bot, GameKind::Stratego, &opts, Seat::Second, seed).unwrap();
+        GameKind::Stratego
+            .check_setup(&opts, Seat::Second, &st)
+            .unwrap();
+    }
+    assert!(distinct.len() >= 18);
+    assert!(
+        front <= 3,
+        "{front} of 20 setups put the Flag on the front rank"
+    );
+    assert!(choose_setup(&bot, GameKind::Banqi, &opts, Seat::First, 1).is_err());
+}

@@ -463,6 +463,7 @@ function gameScreen(/** @type {string} */ id) {
     const you = st.seat ?? null;
     if (st.status === 'setup' && you && !st.setups?.[you] && g.hasSetup) return drawSetup(g);
     editor = null;
+    root.classList.remove('setup-mode');
     const flipped = you ? seats.indexOf(you) === 1 : false;
     if (!board || board.game !== g || board.flipped !== flipped) {
       board = new Board(g, flipped, { onSquare: clickSquare, onDrop: dropMove, canDrag: (s) => fromSquares().has(s) });
@@ -550,6 +551,7 @@ function gameScreen(/** @type {string} */ id) {
         if (!conn.send({ t: 'setup', game: id, setup: p })) throw new Error('Not connected: try again in a moment.');
       },
     });
+    root.classList.add('setup-mode');
     root.replaceChildren(h('div', { class: 'setup-head' }, h('h1', {}, `${g.title}: you play ${cap(you)}`), h('p', { class: 'muted' }, `Against ${playerName(opp)} · ${clockLabel(st.clock)}`)), editor.el);
     drawSetupStatus(g);
   }

@@ -161,6 +161,41 @@ function spriteMarkup() {
   return s;
 }
 
+/** Inline styles of the symbols' shapes: a <use> copy keeps inline styles, and the colours
+ * come through custom properties inherited from each .piece element. */
+const SHAPE_STYLE = {
+  'tile': 'fill: var(--tile); stroke: var(--edge); stroke-width: 3;',
+  'back-inner': 'fill: none; stroke: var(--edge); stroke-width: 3; opacity: .6;',
+  'back-mark': 'fill: var(--edge); opacity: .55;',
+  'gold': 'fill: var(--gold); stroke: var(--gold-edge, #8d6a12); stroke-width: 1.2;',
+  'gold-line': 'stroke: var(--gold); stroke-width: 3; stroke-linecap: round;',
+  'stripe': 'fill: none; stroke: var(--stripe, #c9302c); stroke-width: 5; stroke-linejoin: round; stroke-linecap: round;',
+  'tag': 'font: 700 15px system-ui, sans-serif; fill: var(--ink); text-anchor: middle; letter-spacing: .02em;',
+  'pole': 'stroke: var(--ink); stroke-width: 4; stroke-linecap: round;',
+  'banner': 'fill: #d8412f; stroke: var(--ink); stroke-width: 1.5;',
+  'ink-fill': 'fill: var(--ink);',
+  'eye': 'fill: var(--tile); stroke: var(--ink); stroke-width: 2.5;',
+  'num': 'font: 800 44px system-ui, sans-serif; fill: var(--ink); text-anchor: middle; dominant-baseline: middle;',
+  'num.wide': 'font-size: 38px;',
+  'stroke': 'fill: none; stroke: var(--ink); stroke-width: 4; stroke-linecap: round; stroke-linejoin: round;',
+  'fuse': 'fill: none; stroke: var(--ink); stroke-width: 3;',
+  'spark': 'fill: var(--gold);',
+  'disc': 'fill: var(--tile); stroke: var(--edge); stroke-width: 3;',
+  'disc.back': 'fill: #8a6a3f;',
+  'ring': 'fill: none; stroke: var(--ink); stroke-width: 2.5;',
+  'hanzi': 'font: 700 48px "Noto Serif CJK SC", "Noto Sans CJK SC", "Songti SC", "SimSun", serif; fill: var(--ink); text-anchor: middle; dominant-baseline: central;'
+};
+
+/** Turn class="a b" into the matching inline style. */
+function inlineStyles(/** @type {string} */ markup) {
+  return markup.replace(/class="([^"]+)"/g, (_, cls) => {
+    const names = cls.split(' ');
+    const key = names.join('.');
+    const style = names.map((n) => SHAPE_STYLE[n] ?? '').join(' ') + (names.length > 1 ? SHAPE_STYLE[key] ?? '' : '');
+    return `class="${cls}" style="${style}"`;
+  });
+}
+
 /** Add the sprite to the document once. */
 export function installSprite() {
   if (document.getElementById('piece-sprite')) return;
@@ -168,7 +203,7 @@ export function installSprite() {
   svg.id = 'piece-sprite';
   svg.setAttribute('aria-hidden', 'true');
   svg.style.display = 'none';
-  svg.innerHTML = spriteMarkup();
+  svg.innerHTML = inlineStyles(spriteMarkup());
   document.body.prepend(svg);
 }
 

@@ -141,7 +141,7 @@ pub fn evaluate(g: &Banqi, seat: Seat) -> f64 {
 
 impl AiGame for Banqi {
     type Belief = DealBelief;
-    const ROLLOUT_DEPTH: u32 = 16;
+    const ROLLOUT_DEPTH: u32 = 4;
 
     fn view_move(view: &BanqiView) -> Move {
         view.mv.parse().expect("a view's move parses")

@@ -56,7 +56,9 @@ fn collect(root: &Path, dir: &Path, files: &mut Vec<(String, PathBuf)>) {
             }
             collect(root, &path, files);
         } else {
-            if top && (name.starts_with("package") && name.ends_with(".json") || name == "tsconfig.json")
+            if top
+                && (name.starts_with("package") && name.ends_with(".json")
+                    || name == "tsconfig.json")
             {
                 continue;
             }

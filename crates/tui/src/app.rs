@@ -311,8 +311,7 @@ impl App {
 
     /// Handles one key press.
     pub fn key(&mut self, k: KeyEvent) {
-        if k.modifiers.contains(KeyModifiers::CONTROL)
-            && matches!(k.code, KeyCode::Char('c' | 'q'))
+        if k.modifiers.contains(KeyModifiers::CONTROL) && matches!(k.code, KeyCode::Char('c' | 'q'))
         {
             self.leave();
             return;
@@ -407,10 +406,10 @@ impl App {
 
     fn cursor_step(pres: &Presenter, cursor: &mut Pos, code: KeyCode, flipped: bool) -> bool {
         let (df, dr): (i16, i16) = match code {
-            KeyCode::Left | KeyCode::Char('h') => (-1, 0),
-            KeyCode::Right | KeyCode::Char('l') => (1, 0),
-            KeyCode::Up | KeyCode::Char('k') => (0, 1),
-            KeyCode::Down | KeyCode::Char('j') => (0, -1),
+            KeyCode::Left => (-1, 0),
+            KeyCode::Right => (1, 0),
+            KeyCode::Up => (0, 1),
+            KeyCode::Down => (0, -1),
             _ => return false,
         };
         let (df, dr) = if flipped { (-df, -dr) } else { (df, dr) };
@@ -458,7 +457,9 @@ impl App {
             KeyCode::Char('b') => self.fill_setup(true),
             KeyCode::Char('s') => {
                 self.input = Input::SaveSetup(String::new());
-                self.say("save as (a name, or a path ending in .setup); Enter to save, Esc to cancel");
+                self.say(
+                    "save as (a name, or a path ending in .setup); Enter to save, Esc to cancel",
+                );
             }
             KeyCode::Char('l') => {
                 let dir = self.setups_dir();
@@ -496,10 +497,12 @@ impl App {
         self.games_played += 1;
         let seed = mix(cfg.seed, 1000 + self.games_played);
         let made = if by_bot {
-            self.bot
-                .as_ref()
-                .expect("a bot")
-                .choose_setup(cfg.kind, &self.pres.options, cfg.seat, seed)
+            self.bot.as_ref().expect("a bot").choose_setup(
+                cfg.kind,
+                &self.pres.options,
+                cfg.seat,
+                seed,
+            )
         } else {
             cfg.kind
                 .random_setup(&self.pres.options, cfg.seat, seed)
@@ -508,7 +511,10 @@ impl App {
         let Screen::Setup(s) = &mut self.screen else {
             return;
         };
-        match made.map_err(TuiError::Setup).and_then(|v| s.set_from_json(&self.pres, &v)) {
+        match made
+            .map_err(TuiError::Setup)
+            .and_then(|v| s.set_from_json(&self.pres, &v))
+        {
             Ok(()) => self.say(if by_bot {
                 "the bot's setup for you: change it or press g to start"
             } else {
@@ -671,7 +677,9 @@ impl App {
             }
             KeyCode::Char(':' | '/' | 'm') if !over => {
                 self.input = Input::Command(String::new());
-                self.say("type a move (e3-e4, or a square to flip in Banqi), or resign, draw, help");
+                self.say(
+                    "type a move (e3-e4, or a square to flip in Banqi), or resign, draw, help",
+                );
             }
             KeyCode::PageUp => p.log_scroll = p.log_scroll.saturating_add(5),
             KeyCode::PageDown => p.log_scroll = p.log_scroll.saturating_sub(5),
@@ -836,7 +844,10 @@ impl App {
         if p.m.to_move() == Some(me.other()) {
             let bot = self.bot.clone().expect("a bot");
             let m = p.m.clone_box();
-            let seed = mix(self.cfg.as_ref().expect("a game").seed, 7_000 + u64::from(m.ply()));
+            let seed = mix(
+                self.cfg.as_ref().expect("a game").seed,
+                7_000 + u64::from(m.ply()),
+            );
             let (tx, rx) = channel();
             std::thread::spawn(move || {
                 let _ = tx.send(bot.choose_move(m.as_ref(), me.other(), seed));
@@ -971,7 +982,8 @@ impl App {
         }
         // A move the bot is thinking about is dropped.
         p.job = None;
-        let _ = p.m.conclude(Outcome::win(me.other(), EndReason::Resignation));
+        let _ =
+            p.m.conclude(Outcome::win(me.other(), EndReason::Resignation));
         self.finish();
     }
 
@@ -1007,9 +1019,16 @@ impl App {
             if self.games_played_in_session() == 0 {
                 return p.clone();
             }
-            let stem = p.file_stem().map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
-            let ext = p.extension().map_or_else(|| "rec".into(), |s| s.to_string_lossy().into_owned());
-            return p.with_file_name(format!("{stem}-{}.{ext}", self.games_played_in_session() + 1));
+            let stem = p
+                .file_stem()
+                .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
+            let ext = p
+                .extension()
+                .map_or_else(|| "rec".into(), |s| s.to_string_lossy().into_owned());
+            return p.with_file_name(format!(
+                "{stem}-{}.{ext}",
+                self.games_played_in_session() + 1
+            ));
         }
         cfg.out_dir.join(format!(
             "salpakan-{}-{}.rec",
@@ -1058,9 +1077,10 @@ impl App {
         };
         let n = r.record.plies.len();
         let to = match k.code {
-            KeyCode::Right | KeyCode::Char('l' | ' ' | 'n') | KeyCode::Down | KeyCode::Char('j') => {
-                (r.pos + 1).min(n)
-            }
+            KeyCode::Right
+            | KeyCode::Char('l' | ' ' | 'n')
+            | KeyCode::Down
+            | KeyCode::Char('j') => (r.pos + 1).min(n),
             KeyCode::Left | KeyCode::Char('h' | 'p') | KeyCode::Up | KeyCode::Char('k') => {
                 r.pos.saturating_sub(1)
             }

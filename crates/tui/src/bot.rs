@@ -20,9 +20,9 @@ impl Bot {
     /// # Errors
     /// An unknown bot or parameter, or an external program (those play through the arena).
     pub fn new(spec: &str) -> Result<Bot, TuiError> {
-        let parsed: BotSpec = spec.parse().map_err(|e: salpakan_ai::AiError| {
-            TuiError::Bot(format!("--vs {spec}: {e}"))
-        })?;
+        let parsed: BotSpec = spec
+            .parse()
+            .map_err(|e: salpakan_ai::AiError| TuiError::Bot(format!("--vs {spec}: {e}")))?;
         if parsed.is_external() {
             return Err(TuiError::Bot(format!(
                 "--vs {spec}: external programs play through the arena; in the terminal choose \

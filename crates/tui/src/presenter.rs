@@ -100,7 +100,12 @@ impl Presenter {
                     ranks: generals::RANKS,
                     lakes: Vec::new(),
                     areas: [area(Seat::First), area(Seat::Second)],
-                    army: o.army.pieces().iter().map(|p| p.code().to_string()).collect(),
+                    army: o
+                        .army
+                        .pieces()
+                        .iter()
+                        .map(|p| p.code().to_string())
+                        .collect(),
                     army_name: option_text(&o.to_json(), "army"),
                 })
             }
@@ -123,7 +128,12 @@ impl Presenter {
                         .map(|s| (s.file(), s.rank()))
                         .collect(),
                     areas: [area(Seat::First), area(Seat::Second)],
-                    army: o.army.pieces().iter().map(|p| p.code().to_string()).collect(),
+                    army: o
+                        .army
+                        .pieces()
+                        .iter()
+                        .map(|p| p.code().to_string())
+                        .collect(),
                     army_name: option_text(&o.to_json(), "army"),
                 })
             }
@@ -323,9 +333,9 @@ impl Presenter {
             }
             let colour = banqi::Piece::from_code_str(code)?.color.name();
             let colours = observation.get("colours")?;
-            return Seat::BOTH
-                .into_iter()
-                .find(|&s| colours.get(self.kind.seat_name(s)).and_then(Value::as_str) == Some(colour));
+            return Seat::BOTH.into_iter().find(|&s| {
+                colours.get(self.kind.seat_name(s)).and_then(Value::as_str) == Some(colour)
+            });
         }
         self.kind
             .parse_seat(sq.get("owner").and_then(Value::as_str)?)

@@ -138,10 +138,7 @@ impl SetupState {
                 if let Some(i) = self.counts.iter().position(|(c, _)| *c == code) {
                     self.pick = i;
                 }
-                format!(
-                    "{} back to the army",
-                    p.piece_name(&code)
-                )
+                format!("{} back to the army", p.piece_name(&code))
             }
             None => format!("{} is empty", p.square_name(self.cursor)),
         }
@@ -231,7 +228,9 @@ pub fn parse_setup_text(text: &str) -> Result<Value, TuiError> {
         }
         for item in line.split([' ', ',', '\t']).filter(|w| !w.is_empty()) {
             let (sq, code) = item.split_once([':', '=']).ok_or_else(|| {
-                TuiError::Setup(format!("{item:?} must be written square:piece, e.g. a1:FLG"))
+                TuiError::Setup(format!(
+                    "{item:?} must be written square:piece, e.g. a1:FLG"
+                ))
             })?;
             obj.insert(sq.to_ascii_lowercase(), Value::String(code.to_string()));
         }

@@ -35,10 +35,18 @@ pub struct Marks {
 fn ink_style(ink: Ink) -> Style {
     match ink {
         Ink::White => Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
-        Ink::Black => Style::new().fg(Color::LightMagenta).add_modifier(Modifier::BOLD),
-        Ink::Red | Ink::BanqiRed => Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD),
-        Ink::Blue => Style::new().fg(Color::LightBlue).add_modifier(Modifier::BOLD),
-        Ink::BanqiBlack => Style::new().fg(Color::LightCyan).add_modifier(Modifier::BOLD),
+        Ink::Black => Style::new()
+            .fg(Color::LightMagenta)
+            .add_modifier(Modifier::BOLD),
+        Ink::Red | Ink::BanqiRed => Style::new()
+            .fg(Color::LightRed)
+            .add_modifier(Modifier::BOLD),
+        Ink::Blue => Style::new()
+            .fg(Color::LightBlue)
+            .add_modifier(Modifier::BOLD),
+        Ink::BanqiBlack => Style::new()
+            .fg(Color::LightCyan)
+            .add_modifier(Modifier::BOLD),
         Ink::FaceDown => Style::new().fg(Color::Indexed(137)),
         Ink::Lake => Style::new().fg(Color::Blue),
         Ink::Empty => Style::new().fg(Color::DarkGray),
@@ -103,7 +111,11 @@ pub fn draw_board(
             let c = p.cell(observation, pos);
             let dark = (pos.0 + pos.1) % 2 == 0;
             let mut bg = if marks.area.contains(&pos) {
-                if dark { Color::Indexed(23) } else { Color::Indexed(24) }
+                if dark {
+                    Color::Indexed(23)
+                } else {
+                    Color::Indexed(24)
+                }
             } else if dark {
                 Color::Indexed(235)
             } else {
@@ -172,7 +184,10 @@ fn key_help(f: &mut Frame, area: Rect, keys: &[(&str, &str)]) {
     let mut spans = Vec::new();
     for (k, what) in keys {
         spans.push(Span::styled(format!(" {k}"), Style::new().fg(KEY).bold()));
-        spans.push(Span::styled(format!(" {what} "), Style::new().fg(Color::Gray)));
+        spans.push(Span::styled(
+            format!(" {what} "),
+            Style::new().fg(Color::Gray),
+        ));
     }
     f.render_widget(
         Paragraph::new(Line::from(spans))
@@ -200,9 +215,10 @@ fn status_line(f: &mut Frame, area: Rect, app: &App) {
             Span::styled("█", Style::new().fg(Color::Gray)),
         ]),
         _ => match &app.message {
-            Some((m, Tone::Error)) => {
-                Line::from(Span::styled(format!(" {m}"), Style::new().fg(Color::LightRed)))
-            }
+            Some((m, Tone::Error)) => Line::from(Span::styled(
+                format!(" {m}"),
+                Style::new().fg(Color::LightRed),
+            )),
             Some((m, Tone::Info)) => Line::from(Span::styled(format!(" {m}"), Style::new())),
             None => Line::from(""),
         },
@@ -244,7 +260,9 @@ pub fn draw(app: &mut App, f: &mut Frame) {
     if let Some(hint) = message_over_prompt(app) {
         f.render_widget(Clear, foot);
         f.render_widget(
-            Paragraph::new(hint).wrap(Wrap { trim: true }).style(Style::new().bg(Color::Indexed(236))),
+            Paragraph::new(hint)
+                .wrap(Wrap { trim: true })
+                .style(Style::new().bg(Color::Indexed(236))),
             foot,
         );
     }
@@ -255,7 +273,10 @@ pub fn draw(app: &mut App, f: &mut Frame) {
 
 fn too_small(f: &mut Frame, area: Rect) {
     let text = vec![
-        Line::from(Span::styled("The terminal is too small", Style::new().bold())),
+        Line::from(Span::styled(
+            "The terminal is too small",
+            Style::new().bold(),
+        )),
         Line::from(""),
         Line::from(format!(
             "salpakan needs at least {}×{}; this one is {}×{}.",
@@ -277,9 +298,11 @@ fn too_small(f: &mut Frame, area: Rect) {
 fn split_body(p: &Presenter, body: Rect) -> (Rect, Rect) {
     let files = u16::from(p.files);
     let want = (files * 5 + 6 + 2).min(body.width.saturating_sub(32));
-    let [l, r] =
-        Layout::horizontal([Constraint::Length(want.max(files * 4 + 8)), Constraint::Min(30)])
-            .areas(body);
+    let [l, r] = Layout::horizontal([
+        Constraint::Length(want.max(files * 4 + 8)),
+        Constraint::Min(30),
+    ])
+    .areas(body);
     (l, r)
 }
 
@@ -366,7 +389,10 @@ fn draw_setup(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> Bo
             None => String::new(),
         }),
         Line::from(if s.left() == 0 {
-            Span::styled("ready: press g to start", Style::new().fg(Color::LightGreen).bold())
+            Span::styled(
+                "ready: press g to start",
+                Style::new().fg(Color::LightGreen).bold(),
+            )
         } else {
             Span::raw("")
         }),
@@ -482,7 +508,11 @@ fn draw_play(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> Boa
         };
         status.push(Line::from(vec![
             Span::styled(text, Style::new().fg(color).bold()),
-            Span::raw(format!(" {} by {}", o.result_token(), reason_text(o.reason))),
+            Span::raw(format!(
+                " {} by {}",
+                o.result_token(),
+                reason_text(o.reason)
+            )),
         ]));
         match &ps.saved {
             Some(Ok(path)) => {
@@ -507,7 +537,10 @@ fn draw_play(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> Boa
             }
         });
         let spinner = if app.thinking() {
-            let t = ps.job.as_ref().map_or(0, |(_, since)| since.elapsed().as_millis());
+            let t = ps
+                .job
+                .as_ref()
+                .map_or(0, |(_, since)| since.elapsed().as_millis());
             ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][(t / 100 % 10) as usize]
         } else {
             ""
@@ -550,7 +583,10 @@ fn draw_play(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> Boa
         let list = &losses[seat.index()];
         let labels: Vec<String> = list.iter().map(|c| p.piece_label(c)).collect();
         lost.push(Line::from(vec![
-            Span::styled(format!("{who:>5}: "), Style::new().fg(seat_color(p, seat)).bold()),
+            Span::styled(
+                format!("{who:>5}: "),
+                Style::new().fg(seat_color(p, seat)).bold(),
+            ),
             Span::raw(if labels.is_empty() {
                 "none".to_string()
             } else {
@@ -568,11 +604,18 @@ fn draw_play(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> Boa
         lost_area,
     );
 
-    let lines: Vec<String> = history.iter().map(|v| p.describe_ply(v, Some(me))).collect();
+    let lines: Vec<String> = history
+        .iter()
+        .map(|v| p.describe_ply(v, Some(me)))
+        .collect();
     draw_log(f, log_area, &lines, ps.log_scroll, None, " Log ");
 
     let keys: Vec<(&str, &str)> = if over {
-        vec![("n", "new game"), ("PgUp/PgDn", "scroll log"), ("q", "quit")]
+        vec![
+            ("n", "new game"),
+            ("PgUp/PgDn", "scroll log"),
+            ("q", "quit"),
+        ]
     } else {
         vec![
             ("←↑↓→", "cursor"),
@@ -602,7 +645,9 @@ fn draw_log(
     let end = match current {
         // Keep the current ply in view, a few lines from the bottom.
         Some(c) => (c + 3).min(lines.len()).max(rows.min(lines.len())),
-        None => lines.len().saturating_sub(scroll_back.min(lines.len().saturating_sub(rows))),
+        None => lines
+            .len()
+            .saturating_sub(scroll_back.min(lines.len().saturating_sub(rows))),
     };
     let start = end.saturating_sub(rows);
     let shown: Vec<Line> = lines[start..end]
@@ -636,10 +681,10 @@ fn draw_replay(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> B
         unreachable!("replay screen")
     };
     let p = &r.pres;
-    let file = r
-        .path
-        .file_name()
-        .map_or_else(|| r.path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let file = r.path.file_name().map_or_else(
+        || r.path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     let copy = match r.seat {
         Some(s) => format!("{}'s copy", p.seat_title(s)),
         None => "full record".into(),
@@ -676,7 +721,10 @@ fn draw_replay(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> B
         ..Marks::default()
     };
     let title = match r.seat {
-        Some(s) => format!("{}'s setup (a seat copy cannot be replayed)", p.seat_title(s)),
+        Some(s) => format!(
+            "{}'s setup (a seat copy cannot be replayed)",
+            p.seat_title(s)
+        ),
         None => "Board (arbiter's view)".into(),
     };
     let geom = draw_board(f, left, p, &r.observation, flipped, &marks, &title);
@@ -745,10 +793,18 @@ fn help(app: &App, f: &mut Frame, area: Rect) {
     };
     match &app.screen {
         Screen::Setup(_) => {
-            lines.push(Line::from("Setup: place every piece of your army in the shaded area.").bold());
-            lines.push(k("arrows / hjkl", "move the cursor (or click a square)"));
-            lines.push(k("Tab / Shift-Tab", "choose the next / previous piece to place"));
-            lines.push(k("Enter / Space", "place the piece; on a placed piece: pick it up,"));
+            lines.push(
+                Line::from("Setup: place every piece of your army in the shaded area.").bold(),
+            );
+            lines.push(k("arrow keys", "move the cursor (or click a square)"));
+            lines.push(k(
+                "Tab / Shift-Tab",
+                "choose the next / previous piece to place",
+            ));
+            lines.push(k(
+                "Enter / Space",
+                "place the piece; on a placed piece: pick it up,",
+            ));
             lines.push(k("", "then Enter on another square moves or swaps it"));
             lines.push(k("x / Delete", "put the piece under the cursor back"));
             lines.push(k("r / b", "a random setup / the bot's setup for you"));
@@ -758,9 +814,14 @@ fn help(app: &App, f: &mut Frame, area: Rect) {
             lines.push(k("q", "quit"));
         }
         Screen::Play(_) => {
-            lines.push(Line::from("Play: you see your own pieces; the bot's are backs (▒▒▒).").bold());
-            lines.push(k("arrows / hjkl", "move the cursor (or click a square)"));
-            lines.push(k("Enter / Space", "select a piece, then Enter on a green square"));
+            lines.push(
+                Line::from("Play: you see your own pieces; the bot's are backs (▒▒▒).").bold(),
+            );
+            lines.push(k("arrow keys", "move the cursor (or click a square)"));
+            lines.push(k(
+                "Enter / Space",
+                "select a piece, then Enter on a green square",
+            ));
             if app.pres.kind == GameKind::Banqi {
                 lines.push(k("", "Enter on a face-down piece flips it"));
             }

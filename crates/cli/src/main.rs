@@ -7,6 +7,7 @@ mod arena;
 mod bench;
 mod play;
 mod records;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -23,6 +24,33 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the game server: lobby, live games, clocks, spectators, bots; SQLite storage
+    /// (see docs/protocol.md). Prints the URL it listens on.
+    Serve {
+        /// Address to listen on (`127.0.0.1:0` picks a free port).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: String,
+        /// SQLite database file (created if missing).
+        #[arg(long, default_value = "salpakan.db")]
+        db: PathBuf,
+    },
+    /// Load-test a server on loopback: N games of random moves between WebSocket clients;
+    /// reports games held, moves/s and ack latency percentiles.
+    Loadtest {
+        /// Concurrent games (two sockets each).
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Moves per second per side.
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        /// Seconds to measure.
+        #[arg(long, default_value_t = 20.0)]
+        seconds: f64,
+        /// A running server on loopback (e.g. http://127.0.0.1:8080); without it, one is
+        /// started in this process on a temporary database.
+        #[arg(long)]
+        url: Option<String>,
+    },
     /// Play bots against each other: a round robin (or gauntlet), both seats per pairing,
     /// in parallel; prints a results table and an Elo ladder, writes every record.
     Arena {
@@ -153,6 +181,13 @@ enum ImportCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Serve { addr, db } => serve::serve(&addr, &db),
+        Command::Loadtest {
+            games,
+            rate,
+            seconds,
+            url,
+        } => serve::loadtest(games, rate, seconds, url),
         Command::Arbiter => arbiter::serve().map_err(|e| format!("arbiter: {e}")),
         Command::Record(RecordCommand::Check { files }) => records::check(&files, false),
         Command::Record(RecordCommand::Verify { files }) => records::check(&files, true),

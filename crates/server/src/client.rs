@@ -53,6 +53,75 @@ pub async fn http(
     Ok((status, v))
 }
 
+/// A kept-alive HTTP/1.1 connection for many requests in a row (the load generator).
+#[derive(Debug)]
+pub struct HttpConn {
+    addr: SocketAddr,
+    reader: tokio::io::BufReader<TcpStream>,
+}
+
+impl HttpConn {
+    /// Connects.
+    ///
+    /// # Errors
+    /// Connection failures.
+    pub async fn connect(addr: SocketAddr) -> Result<HttpConn, ClientError> {
+        let s = TcpStream::connect(addr).await?;
+        s.set_nodelay(true)?;
+        Ok(HttpConn {
+            addr,
+            reader: tokio::io::BufReader::new(s),
+        })
+    }
+
+    /// One request on this connection: the status and the JSON body.
+    ///
+    /// # Errors
+    /// Connection failures or a malformed answer.
+    pub async fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Result<(u16, Value), ClientError> {
+        use tokio::io::AsyncBufReadExt;
+        let body = body.map(Value::to_string).unwrap_or_default();
+        let auth = token
+            .map(|t| format!("Authorization: Bearer {t}\r\n"))
+            .unwrap_or_default();
+        let req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        self.reader.get_mut().write_all(req.as_bytes()).await?;
+        let mut line = String::new();
+        self.reader.read_line(&mut line).await?;
+        let status: u16 = line.split_whitespace().nth(1).ok_or("no status")?.parse()?;
+        let mut len = 0usize;
+        loop {
+            line.clear();
+            if self.reader.read_line(&mut line).await? == 0 {
+                return Err("connection closed".into());
+            }
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = l.split_once(':') {
+                if k.eq_ignore_ascii_case("content-length") {
+                    len = v.trim().parse()?;
+                }
+            }
+        }
+        let mut buf = vec![0u8; len];
+        self.reader.read_exact(&mut buf).await?;
+        let text = String::from_utf8_lossy(&buf).to_string();
+        Ok((status, serde_json::from_str(&text).unwrap_or(Value::String(text))))
+    }
+}
+
 fn dechunk(mut s: &str) -> String {
     let mut out = String::new();
     while let Some((size, rest)) = s.split_once("\r\n") {
@@ -73,6 +142,8 @@ pub struct Ws {
     inner: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>,
     /// Every text frame received, in order (kept for tests that compare frames).
     pub frames: Vec<String>,
+    /// Messages received but passed over by [`Ws::until_with`], oldest first.
+    backlog: std::collections::VecDeque<Value>,
 }
 
 impl std::fmt::Debug for Ws {
@@ -91,6 +162,7 @@ impl Ws {
         Ok(Ws {
             inner,
             frames: Vec::new(),
+            backlog: std::collections::VecDeque::new(),
         })
     }
 
@@ -111,7 +183,18 @@ impl Ws {
         Ok(())
     }
 
-    /// The next text message, parsed, within `timeout`.
+    /// The next message: the oldest passed-over one, else the next from the network.
+    ///
+    /// # Errors
+    /// As [`Ws::recv_within`].
+    pub async fn next(&mut self) -> Result<Value, ClientError> {
+        match self.backlog.pop_front() {
+            Some(v) => Ok(v),
+            None => self.recv().await,
+        }
+    }
+
+    /// The next text message from the network, parsed, within `timeout`.
     ///
     /// # Errors
     /// Timeout, a closed connection, or a frame that is not JSON.
@@ -140,21 +223,37 @@ impl Ws {
         self.recv_within(Duration::from_secs(10)).await
     }
 
-    /// Receives until a message of type `t` (returning it); the others are kept in
-    /// [`Ws::frames`].
+    /// The first message of type `t`, passed over or new; the others stay in the backlog.
     ///
     /// # Errors
     /// As [`Ws::recv_within`].
     pub async fn until(&mut self, t: &str) -> Result<Value, ClientError> {
-        loop {
-            let v = self.recv().await?;
+        self.until_with(|v| v["t"] == t).await
+    }
+
+    /// The newest message of type `t` among those passed over (dropping older ones of that
+    /// type), or the next new one.
+    ///
+    /// # Errors
+    /// As [`Ws::recv_within`].
+    pub async fn latest(&mut self, t: &str) -> Result<Value, ClientError> {
+        let mut found = None;
+        self.backlog.retain(|v| {
             if v["t"] == t {
-                return Ok(v);
+                found = Some(v.clone());
+                false
+            } else {
+                true
             }
+        });
+        match found {
+            Some(v) => Ok(v),
+            None => self.until(t).await,
         }
     }
 
-    /// Receives until `pred` holds.
+    /// The first message for which `pred` holds, passed over or new; the others stay in
+    /// the backlog.
     ///
     /// # Errors
     /// As [`Ws::recv_within`].
@@ -162,11 +261,15 @@ impl Ws {
         &mut self,
         mut pred: impl FnMut(&Value) -> bool,
     ) -> Result<Value, ClientError> {
+        if let Some(i) = self.backlog.iter().position(&mut pred) {
+            return Ok(self.backlog.remove(i).expect("found"));
+        }
         loop {
             let v = self.recv().await?;
             if pred(&v) {
                 return Ok(v);
             }
+            self.backlog.push_back(v);
         }
     }
 

@@ -570,19 +570,15 @@ impl Game {
                 if mv.len() > 16 {
                     return Err(Error::BadRequest("that is not a move".into()));
                 }
-                // Check the move on a copy first, so that a refused move changes nothing.
-                let mut probe = m.clone_box();
-                probe
-                    .play_text(&mv)
-                    .map_err(|e| Error::Rejected(e.to_string()))?;
-                let mut v = vec![Arb::Move { seat: i, mv }];
-                if let Some(o) = probe.outcome() {
-                    v.push(Arb::End {
-                        winner: o.winner.map(Seat::index),
-                        reason: o.reason,
-                    });
+                if !m.legal_moves().iter().any(|l| *l == mv) {
+                    // Refused: say why in the mover's terms, on a copy (nothing changes).
+                    let e = m.clone_box().play_text(&mv).err().map_or_else(
+                        || format!("illegal move {mv}"),
+                        |e| e.to_string(),
+                    );
+                    return Err(Error::Rejected(e));
                 }
-                v
+                vec![Arb::Move { seat: i, mv }]
             }
             Act::Resign => {
                 if st == Status::Ended {
@@ -707,7 +703,11 @@ impl Game {
         let mut ops = Vec::with_capacity(arbs.len() + 1);
         let first = self.log.len();
         let was_started = self.m.is_some();
-        for arb in &arbs {
+        let mut arbs = arbs;
+        let mut k = 0;
+        while k < arbs.len() {
+            let arb = &arbs[k];
+            k += 1;
             let views = match self.apply(arb, now, true) {
                 Ok(v) => v,
                 Err(e) => {
@@ -729,6 +729,15 @@ impl Game {
                 },
             });
             self.log.push(texts);
+            if k == arbs.len() && self.result.is_none() {
+                // A move that ends the game on the board is followed by its end.
+                if let Some(o) = self.m.as_ref().and_then(|m| m.outcome()) {
+                    arbs.push(Arb::End {
+                        winner: o.winner.map(Seat::index),
+                        reason: o.reason,
+                    });
+                }
+            }
         }
         if let Some(o) = self.result {
             if arbs.iter().any(|a| matches!(a, Arb::End { .. })) {

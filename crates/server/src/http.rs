@@ -300,6 +300,23 @@ pub async fn game(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
     Ok(Json(s))
 }
 
+/// `GET /api/games/{id}/seat`: the caller's seat in a game and its seat token.
+pub async fn my_seat(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<Value>> {
+    let u = user(&app, &headers)?;
+    let seat = app
+        .games_of(&u.id)
+        .into_iter()
+        .find(|(g, _)| *g == id)
+        .map(|(_, s)| s)
+        .ok_or_else(|| Error::Forbidden(format!("you have no seat in game {}", short(&id))))?;
+    Ok(Json(json!({"v": 1, "game": id, "seat_index": seat.index(),
+                   "seat_token": app.seat_token(&id, seat)})))
+}
+
 /// `GET /api/games/{id}/record`: the full record once the game is over; with a seat's token
 /// (or the guest token of its player), that seat's own copy at any time.
 pub async fn record(

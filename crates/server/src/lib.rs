@@ -63,6 +63,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/seeks/{id}/accept", post(http::accept_seek))
         .route("/api/bot-games", post(http::bot_game))
         .route("/api/games/{id}", get(http::game))
+        .route("/api/games/{id}/seat", get(http::my_seat))
         .route("/api/games/{id}/record", get(http::record))
         .route("/api/{*rest}", any(http::not_found))
         .route("/ws", get(ws::upgrade))

@@ -1,1 +1,446 @@
-//! placeholder
+//! `salpakan loadtest`: opens two WebSocket clients per game on loopback, plays random
+//! Game of the Generals games between them at a given move rate, and reports the games
+//! held, moves per second and the latency from sending a move to its acknowledgement (which
+//! the server sends only once the move is durable).
+//!
+//! Loopback only: a `--url` that is not a loopback address is refused. Every loop is
+//! bounded in time.
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use serde_json::json;
+
+use crate::client::{HttpConn, Ws};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Concurrent games (two sockets each).
+    pub games: usize,
+    /// Moves per second per side.
+    pub rate: f64,
+    /// How long to measure, after every game has started.
+    pub seconds: f64,
+    /// A running server (`http://127.0.0.1:8080`); none starts one in this process on a
+    /// temporary database.
+    pub url: Option<String>,
+}
+
+/// What was measured.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Games with both players connected and playing at the end of the measurement.
+    pub games_held: usize,
+    /// Moves acknowledged during the measurement.
+    pub moves: u64,
+    /// Moves per second during the measurement.
+    pub moves_per_s: f64,
+    /// Acknowledgement latency percentiles in milliseconds: p50, p90, p99, max.
+    pub ack_ms: [f64; 4],
+    /// Refused or failed requests.
+    pub errors: u64,
+    /// Games that ended (and were replaced by new ones).
+    pub games_finished: u64,
+    /// Moves found in the database afterwards (in-process server only).
+    pub stored_moves: Option<u64>,
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "games held:      {}", self.games_held)?;
+        writeln!(f, "games finished:  {} (each replaced by a new game)", self.games_finished)?;
+        writeln!(f, "moves acked:     {}", self.moves)?;
+        writeln!(f, "moves/s:         {:.0}", self.moves_per_s)?;
+        writeln!(
+            f,
+            "ack latency ms:  p50 {:.1}  p90 {:.1}  p99 {:.1}  max {:.1}",
+            self.ack_ms[0], self.ack_ms[1], self.ack_ms[2], self.ack_ms[3]
+        )?;
+        writeln!(f, "errors:          {}", self.errors)?;
+        if let Some(n) = self.stored_moves {
+            writeln!(f, "moves in the db: {n} (every acked move is durable)")?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Default)]
+struct Stats {
+    moves: AtomicU64,
+    errors: AtomicU64,
+    finished: AtomicU64,
+    playing: AtomicUsize,
+    lat: std::sync::Mutex<Vec<u32>>,
+}
+
+fn loopback(url: &str) -> Result<SocketAddr, String> {
+    let hostport = url
+        .trim_start_matches("http://")
+        .trim_start_matches("ws://")
+        .trim_end_matches('/');
+    let addr = hostport
+        .to_socket_addrs()
+        .map_err(|e| format!("bad --url {url:?}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("bad --url {url:?}"))?;
+    if !addr.ip().is_loopback() {
+        return Err(format!(
+            "the load generator only targets loopback addresses (127.0.0.1, ::1); {url:?} is not one"
+        ));
+    }
+    Ok(addr)
+}
+
+/// Runs the load test.
+///
+/// # Errors
+/// A bad option, a server that cannot be started or reached.
+pub fn run(opts: &Options) -> Result<Report, String> {
+    if opts.games == 0 || opts.games > 20_000 {
+        return Err("--games is 1 to 20000".into());
+    }
+    if !(opts.rate > 0.0 && opts.rate <= 100.0) || !(opts.seconds > 0.0 && opts.seconds <= 3600.0)
+    {
+        return Err("--rate is above 0 and at most 100; --seconds above 0 and at most 3600".into());
+    }
+    let mut db_path = None;
+    let mut server_rt = None;
+    let addr = if let Some(u) = &opts.url {
+        loopback(u)?
+    } else {
+        let dir = std::env::temp_dir().join(format!("salpakan-loadtest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let db = dir.join("loadtest.db");
+        let _ = std::fs::remove_file(&db);
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        let config = crate::Config {
+            rate_per_s: 1000,
+            burst: 1000,
+            ..crate::Config::default()
+        };
+        let server = rt
+            .block_on(crate::Server::start("127.0.0.1:0".parse().expect("addr"), &db, config))
+            .map_err(|e| e.to_string())?;
+        let addr = server.addr;
+        rt.spawn(server.wait());
+        db_path = Some(db);
+        server_rt = Some(rt);
+        addr
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let mut report = rt.block_on(drive(addr, opts.clone()))?;
+    drop(rt);
+    if let Some(db) = &db_path {
+        std::thread::sleep(Duration::from_millis(200));
+        if let Ok(c) = rusqlite::Connection::open(db) {
+            report.stored_moves = c
+                .query_row(
+                    "SELECT COUNT(*) FROM events WHERE arb LIKE '{\"a\":\"move\"%'",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )
+                .ok()
+                .and_then(|n| u64::try_from(n).ok());
+        }
+        if let Some(dir) = db.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+    if let Some(rt) = server_rt {
+        rt.shutdown_timeout(Duration::from_secs(1));
+    }
+    Ok(report)
+}
+
+async fn drive(addr: SocketAddr, opts: Options) -> Result<Report, String> {
+    let e = |e: crate::client::ClientError| e.to_string();
+    // A few guests, reused: a guest may sit in many games at once.
+    let mut http = HttpConn::connect(addr).await.map_err(e)?;
+    let pairs = opts.games.clamp(1, 16);
+    let mut guests = Vec::new();
+    for i in 0..pairs * 2 {
+        let (st, g) = http
+            .request("POST", "/api/guest", None, Some(&json!({"name": format!("load{i}")})))
+            .await
+            .map_err(e)?;
+        if st != 200 {
+            return Err(format!("creating a guest failed: {g}"));
+        }
+        guests.push(g["token"].as_str().unwrap_or_default().to_string());
+    }
+    let guests = Arc::new(guests);
+    let stats = Arc::new(Stats::default());
+    let start_by = Instant::now() + Duration::from_secs_f64(opts.seconds + 120.0);
+    // Games are created over 8 kept-alive HTTP connections.
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<(String, [String; 2])>(opts.games);
+    let creators = 8.min(opts.games);
+    for c in 0..creators {
+        let tx = tx.clone();
+        let guests = guests.clone();
+        let n = opts.games / creators + usize::from(c < opts.games % creators);
+        tokio::spawn(async move {
+            let Ok(mut h) = HttpConn::connect(addr).await else { return };
+            for k in 0..n {
+                let p = (c + k * creators) % pairs;
+                if let Some(g) = new_game(&mut h, &guests[2 * p], &guests[2 * p + 1]).await {
+                    if tx.send(g).await.is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+    }
+    drop(tx);
+    let t0 = Instant::now();
+    let measuring = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop_at = Arc::new(std::sync::Mutex::new(None::<Instant>));
+    let mut handles = Vec::new();
+    let mut created = 0;
+    while let Some((game, tokens)) = rx.recv().await {
+        created += 1;
+        for (seat, token) in tokens.into_iter().enumerate() {
+            let stats = stats.clone();
+            let guests = guests.clone();
+            let measuring = measuring.clone();
+            let stop_at = stop_at.clone();
+            let rate = opts.rate;
+            let game = game.clone();
+            handles.push(tokio::spawn(async move {
+                side(addr, game, seat, token, rate, stats, guests, measuring, stop_at, start_by)
+                    .await;
+            }));
+        }
+        if created % 1000 == 0 {
+            eprintln!("loadtest: {created} games created ({:.1} s)", t0.elapsed().as_secs_f64());
+        }
+    }
+    eprintln!(
+        "loadtest: {created} games created in {:.1} s; waiting for them to start",
+        t0.elapsed().as_secs_f64()
+    );
+    // Wait until (nearly) every side is playing, at most 60 s.
+    let want = created * 2;
+    let wait_until = Instant::now() + Duration::from_secs(60);
+    while stats.playing.load(Ordering::Relaxed) < want && Instant::now() < wait_until {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    eprintln!(
+        "loadtest: {} of {want} sides playing; measuring for {} s",
+        stats.playing.load(Ordering::Relaxed),
+        opts.seconds
+    );
+    let m0 = stats.moves.load(Ordering::Relaxed);
+    stats.lat.lock().expect("lock").clear();
+    measuring.store(true, Ordering::Relaxed);
+    let t1 = Instant::now();
+    let end = t1 + Duration::from_secs_f64(opts.seconds);
+    *stop_at.lock().expect("lock") = Some(end);
+    tokio::time::sleep_until(end.into()).await;
+    let elapsed = t1.elapsed().as_secs_f64();
+    let moves = stats.moves.load(Ordering::Relaxed) - m0;
+    let held = stats.playing.load(Ordering::Relaxed) / 2;
+    measuring.store(false, Ordering::Relaxed);
+    for h in &handles {
+        h.abort();
+    }
+    let mut lat = std::mem::take(&mut *stats.lat.lock().expect("lock"));
+    lat.sort_unstable();
+    let pct = |p: f64| -> f64 {
+        if lat.is_empty() {
+            return 0.0;
+        }
+        let i = ((lat.len() as f64 - 1.0) * p).round() as usize;
+        f64::from(lat[i]) / 1000.0
+    };
+    Ok(Report {
+        games_held: held,
+        moves,
+        moves_per_s: moves as f64 / elapsed,
+        ack_ms: [pct(0.5), pct(0.9), pct(0.99), pct(1.0)],
+        errors: stats.errors.load(Ordering::Relaxed),
+        games_finished: stats.finished.load(Ordering::Relaxed),
+        stored_moves: None,
+    })
+}
+
+async fn new_game(h: &mut HttpConn, a: &str, b: &str) -> Option<(String, [String; 2])> {
+    let (st, seek) = h
+        .request("POST", "/api/seeks", Some(a),
+                 Some(&json!({"game": "generals", "seat": "white", "options": {"max_quiet_plies": 200}})))
+        .await
+        .ok()?;
+    if st != 200 {
+        eprintln!("loadtest: seek refused: {seek}");
+        return None;
+    }
+    let id = seek["seek"]["id"].as_str()?;
+    let (st, acc) = h
+        .request("POST", &format!("/api/seeks/{id}/accept"), Some(b), None)
+        .await
+        .ok()?;
+    if st != 200 {
+        return None;
+    }
+    let game = acc["game"].as_str()?.to_string();
+    let (_, mine) = h
+        .request("GET", &format!("/api/games/{game}/seat"), Some(a), None)
+        .await
+        .ok()?;
+    Some((
+        game,
+        [
+            mine["seat_token"].as_str()?.to_string(),
+            acc["seat_token"].as_str()?.to_string(),
+        ],
+    ))
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn side(
+    addr: SocketAddr,
+    mut game: String,
+    seat: usize,
+    mut token: String,
+    rate: f64,
+    stats: Arc<Stats>,
+    guests: Arc<Vec<String>>,
+    measuring: Arc<std::sync::atomic::AtomicBool>,
+    stop_at: Arc<std::sync::Mutex<Option<Instant>>>,
+    give_up: Instant,
+) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(
+        seat as u64 ^ game.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))),
+    );
+    let Ok(mut ws) = Ws::connect(addr).await else {
+        stats.errors.fetch_add(1, Ordering::Relaxed);
+        return;
+    };
+    let period = Duration::from_secs_f64(1.0 / rate);
+    let mut next = Instant::now() + period.mul_f64(rng.random::<f64>());
+    let mut playing = false;
+    let mut n = 0u64;
+    'games: loop {
+        if ws
+            .send(&json!({"v": 1, "t": "join", "game": game, "seat_token": token}))
+            .await
+            .is_err()
+        {
+            break;
+        }
+        let _ = ws
+            .send(&json!({"v": 1, "t": "setup", "game": game, "random": true}))
+            .await;
+        loop {
+            if Instant::now() > give_up {
+                break 'games;
+            }
+            if let Some(t) = *stop_at.lock().expect("lock") {
+                if Instant::now() > t {
+                    break 'games;
+                }
+            }
+            let Ok(v) = ws.recv_within(Duration::from_secs(30)).await else {
+                stats.errors.fetch_add(1, Ordering::Relaxed);
+                break 'games;
+            };
+            match v["t"].as_str() {
+                Some("event") if v["e"]["type"] == "start" => {
+                    if !playing {
+                        playing = true;
+                        stats.playing.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                Some("event") if v["e"]["type"] == "end" => {
+                    stats.finished.fetch_add(1, Ordering::Relaxed);
+                    // The first seat makes the next game; the second learns of it by the
+                    // rematch event.
+                    if seat == 0 {
+                        let _ = ws
+                            .send(&json!({"v": 1, "t": "rematch", "game": game}))
+                            .await;
+                    } else {
+                        let _ = ws
+                            .send(&json!({"v": 1, "t": "rematch", "game": game}))
+                            .await;
+                    }
+                }
+                Some("seat") => {
+                    let _ = ws.send(&json!({"v": 1, "t": "leave", "game": game})).await;
+                    game = v["game"].as_str().unwrap_or_default().to_string();
+                    token = v["seat_token"].as_str().unwrap_or_default().to_string();
+                    continue 'games;
+                }
+                Some("legal") => {
+                    let moves = v["moves"].as_array().map_or(0, Vec::len);
+                    if moves == 0 {
+                        continue;
+                    }
+                    let mv = v["moves"][rng.random_range(0..moves)].clone();
+                    let now = Instant::now();
+                    if next > now {
+                        tokio::time::sleep_until(next.into()).await;
+                    }
+                    next = next.max(now) + period;
+                    n += 1;
+                    let sent = Instant::now();
+                    if ws
+                        .send(&json!({"v": 1, "t": "move", "game": game, "move": mv, "id": n}))
+                        .await
+                        .is_err()
+                    {
+                        break 'games;
+                    }
+                    // Wait for this move's ack (events may come first).
+                    loop {
+                        let Ok(a) = ws.recv_within(Duration::from_secs(30)).await else {
+                            stats.errors.fetch_add(1, Ordering::Relaxed);
+                            break 'games;
+                        };
+                        if a["id"] == n {
+                            if a["t"] == "ack" {
+                                stats.moves.fetch_add(1, Ordering::Relaxed);
+                                if measuring.load(Ordering::Relaxed) {
+                                    let us = u32::try_from(sent.elapsed().as_micros()).unwrap_or(u32::MAX);
+                                    stats.lat.lock().expect("lock").push(us);
+                                }
+                            } else {
+                                stats.errors.fetch_add(1, Ordering::Relaxed);
+                            }
+                            break;
+                        }
+                        if a["t"] == "event" && a["e"]["type"] == "end" {
+                            stats.finished.fetch_add(1, Ordering::Relaxed);
+                            let _ = ws.send(&json!({"v": 1, "t": "rematch", "game": game})).await;
+                        }
+                        if a["t"] == "seat" {
+                            game = a["game"].as_str().unwrap_or_default().to_string();
+                            token = a["seat_token"].as_str().unwrap_or_default().to_string();
+                            continue 'games;
+                        }
+                    }
+                }
+                Some("error") => {
+                    stats.errors.fetch_add(1, Ordering::Relaxed);
+                }
+                _ => {}
+            }
+        }
+    }
+    let _ = guests;
+    if playing {
+        stats.playing.fetch_sub(1, Ordering::Relaxed);
+    }
+    ws.close().await;
+}

@@ -42,7 +42,7 @@ async fn play_twin(
     let mut commitments = Vec::new();
     for (i, mv) in wm.iter().enumerate() {
         act(&mut w, json!({"t": "move", "game": game, "move": mv})).await;
-        let l = b.until("legal").await.unwrap();
+        let l = b.latest("legal").await.unwrap();
         let bl: Vec<String> = serde_json::from_value(l["moves"].clone()).unwrap();
         let bm = forward(&bl, '6', '5', 3);
         act(&mut b, json!({"t": "move", "game": game, "move": bm[i.min(bm.len() - 1)]})).await;

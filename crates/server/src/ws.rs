@@ -74,6 +74,9 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
     };
     let writer = tokio::spawn(async move {
         while let Some(f) = rx.recv().await {
+            if f.is_empty() {
+                break;
+            }
             if sink.send(Message::Text(f.as_ref().into())).await.is_err() {
                 break;
             }
@@ -161,7 +164,16 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
     if let Some(l) = c.lobby.take() {
         l.abort();
     }
-    writer.abort();
+    // Flush what is queued (errors included), then close.
+    let _ = c.out.tx.send(Arc::from("")).await;
+    drop(c);
+    let mut writer = writer;
+    if tokio::time::timeout(std::time::Duration::from_secs(5), &mut writer)
+        .await
+        .is_err()
+    {
+        writer.abort();
+    }
 }
 
 fn field<'a>(v: &'a Value, name: &str) -> Result<&'a str> {

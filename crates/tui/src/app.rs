@@ -165,6 +165,8 @@ pub struct BoardGeom {
     pub cells: Rect,
     /// Columns per cell.
     pub cell_w: u16,
+    /// Rows per cell.
+    pub cell_h: u16,
     /// Drawn with the last rank at the bottom.
     pub flipped: bool,
 }
@@ -178,7 +180,7 @@ impl BoardGeom {
             return None;
         }
         let col = u8::try_from((x - c.x) / self.cell_w).ok()?;
-        let row = u8::try_from(y - c.y).ok()?;
+        let row = u8::try_from((y - c.y) / self.cell_h.max(1)).ok()?;
         if col >= p.files || row >= p.ranks {
             return None;
         }

@@ -447,27 +447,31 @@ impl Presenter {
                     let attacker = get("attacker").or(piece).unwrap_or("?");
                     let defender = get("defender").unwrap_or("?");
                     let result = match get("result") {
-                        Some("attacker_wins") => "attacker wins",
-                        Some("defender_wins") => "defender wins",
-                        Some("both_eliminated") => "both eliminated",
-                        Some("both_removed") => "both removed",
-                        _ => "?",
+                        Some("attacker_wins") => format!("{attacker} beats {defender}"),
+                        Some("defender_wins") => format!("{attacker} loses to {defender}"),
+                        Some("both_eliminated" | "both_removed") => {
+                            format!("{attacker} and {defender} both out")
+                        }
+                        _ => format!("{attacker} vs {defender}"),
                     };
                     let verb = if self.kind == GameKind::Generals {
                         "challenge"
                     } else {
                         "attack"
                     };
-                    line = format!("{head} {from}-{to} {verb}: {attacker} vs {defender}, {result}");
+                    line = format!("{head} {from}-{to} {verb}: {result}");
                 }
                 line
             }
             GameKind::Banqi => {
                 let name = |k: &str| s(k).map(|c| self.piece_name(c));
                 let mv = s("move").unwrap_or("?");
+                let you = who == "You";
+                let verb = |third: &'static str, base: &'static str| if you { base } else { third };
                 let mut line = match s("action") {
                     Some("flip") => format!(
-                        "{head} flips {mv}: {}",
+                        "{head} {} {mv}: {}",
+                        verb("flips", "flip"),
                         name("revealed").unwrap_or_default()
                     ),
                     Some("capture") => format!(
@@ -486,7 +490,9 @@ impl Presenter {
                         }
                         t
                     }
-                    Some("end_chain") => format!("{head} ends the capture chain"),
+                    Some("end_chain") => {
+                        format!("{head} {} the capture chain", verb("ends", "end"))
+                    }
                     _ => format!("{head} {mv} {}", name("piece").unwrap_or_default()),
                 };
                 if let Some(c) = view.get("colours") {

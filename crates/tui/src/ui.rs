@@ -64,6 +64,19 @@ fn seat_color(p: &Presenter, seat: Seat) -> Color {
     }
 }
 
+/// Cell sizes (columns, rows), largest first: the board takes the largest that fits.
+const CELL_SIZES: [(u16, u16); 3] = [(7, 3), (5, 1), (4, 1)];
+
+/// The cell size for a board of `p` in a body of this size, leaving `side` columns for the
+/// panels beside it.
+fn cell_size(p: &Presenter, body: Rect, side: u16) -> (u16, u16) {
+    let (files, ranks) = (u16::from(p.files), u16::from(p.ranks));
+    CELL_SIZES
+        .into_iter()
+        .find(|&(w, h)| files * w + 8 + side <= body.width && ranks * h + 4 <= body.height)
+        .unwrap_or((4, 1))
+}
+
 /// Draws the board of `observation` in `area` and returns where its cells are.
 pub fn draw_board(
     f: &mut Frame,
@@ -80,10 +93,10 @@ pub fn draw_board(
         .title(Span::styled(format!(" {title} "), Style::new().bold()));
     let inner = block.inner(area);
     f.render_widget(block, area);
+    let (cell_w, cell_h) = cell_size(p, area, 0);
     let files = u16::from(p.files);
-    let cell_w: u16 = if inner.width >= files * 5 + 6 { 5 } else { 4 };
     let board_w = files * cell_w + 6;
-    let board_h = u16::from(p.ranks) + 2;
+    let board_h = u16::from(p.ranks) * cell_h + 2;
     let x0 = inner.x + inner.width.saturating_sub(board_w) / 2;
     let y0 = inner.y + inner.height.saturating_sub(board_h) / 2;
     let col_of = |i: u8| if flipped { p.files - 1 - i } else { i };
@@ -102,58 +115,66 @@ pub fn draw_board(
     let mut lines = vec![letters.clone()];
     for i in 0..p.ranks {
         let r = row_of(i);
-        let mut s = vec![Span::styled(
-            format!("{:>2} ", r + 1),
-            Style::new().fg(Color::Gray),
-        )];
-        for j in 0..p.files {
-            let pos = (col_of(j), r);
-            let c = p.cell(observation, pos);
-            let dark = (pos.0 + pos.1) % 2 == 0;
-            let mut bg = if marks.area.contains(&pos) {
-                if dark {
-                    Color::Indexed(23)
+        for sub in 0..cell_h {
+            let middle = sub == cell_h / 2;
+            let rank_label = |left: bool| {
+                let t = match (middle, left) {
+                    (false, _) => "   ".to_string(),
+                    (true, true) => format!("{:>2} ", r + 1),
+                    (true, false) => format!(" {:<2}", r + 1),
+                };
+                Span::styled(t, Style::new().fg(Color::Gray))
+            };
+            let mut s = vec![rank_label(true)];
+            for j in 0..p.files {
+                let pos = (col_of(j), r);
+                let c = p.cell(observation, pos);
+                let dark = (pos.0 + pos.1) % 2 == 0;
+                let mut bg = if marks.area.contains(&pos) {
+                    if dark {
+                        Color::Indexed(23)
+                    } else {
+                        Color::Indexed(24)
+                    }
+                } else if dark {
+                    Color::Indexed(235)
                 } else {
-                    Color::Indexed(24)
+                    Color::Indexed(237)
+                };
+                if marks.last.contains(&pos) {
+                    bg = Color::Indexed(58);
                 }
-            } else if dark {
-                Color::Indexed(235)
-            } else {
-                Color::Indexed(237)
-            };
-            if marks.last.contains(&pos) {
-                bg = Color::Indexed(58);
+                if marks.targets.contains(&pos) {
+                    bg = Color::Indexed(28);
+                }
+                if marks.selected == Some(pos) {
+                    bg = Color::Indexed(25);
+                }
+                let mut style = ink_style(c.ink).bg(bg);
+                if c.hidden {
+                    style = style.add_modifier(Modifier::DIM | Modifier::ITALIC);
+                }
+                let label = if !middle {
+                    String::new()
+                } else if marks.targets.contains(&pos) && c.label == EMPTY {
+                    "•".to_string()
+                } else {
+                    c.label
+                };
+                if marks.cursor == Some(pos) {
+                    style = style.bg(Color::Yellow).fg(Color::Black);
+                }
+                let text = if cell_w == 4 {
+                    format!("{label:^4}")
+                } else {
+                    let pad = (cell_w as usize - 3) / 2;
+                    format!("{}{label:^3}{}", " ".repeat(pad), " ".repeat(pad))
+                };
+                s.push(Span::styled(text, style));
             }
-            if marks.targets.contains(&pos) {
-                bg = Color::Indexed(28);
-            }
-            if marks.selected == Some(pos) {
-                bg = Color::Indexed(25);
-            }
-            let mut style = ink_style(c.ink).bg(bg);
-            if c.hidden {
-                style = style.add_modifier(Modifier::DIM | Modifier::ITALIC);
-            }
-            let label = if marks.targets.contains(&pos) && c.label == EMPTY {
-                "•".to_string()
-            } else {
-                c.label
-            };
-            if marks.cursor == Some(pos) {
-                style = style.bg(Color::Yellow).fg(Color::Black);
-            }
-            let text = if cell_w == 5 {
-                format!(" {label:^3} ")
-            } else {
-                format!("{label:^4}")
-            };
-            s.push(Span::styled(text, style));
+            s.push(rank_label(false));
+            lines.push(Line::from(s));
         }
-        s.push(Span::styled(
-            format!(" {:<2}", r + 1),
-            Style::new().fg(Color::Gray),
-        ));
-        lines.push(Line::from(s));
     }
     lines.push(letters);
     let rect = Rect::new(x0, y0, board_w.min(inner.width), board_h.min(inner.height));
@@ -163,9 +184,10 @@ pub fn draw_board(
             x0 + 3,
             y0 + 1,
             files * cell_w,
-            u16::from(p.ranks).min(inner.height.saturating_sub(1)),
+            (u16::from(p.ranks) * cell_h).min(inner.height.saturating_sub(1)),
         ),
         cell_w,
+        cell_h,
         flipped,
     }
 }
@@ -181,18 +203,25 @@ fn title_bar(f: &mut Frame, area: Rect, left: String, right: String) {
 }
 
 fn key_help(f: &mut Frame, area: Rect, keys: &[(&str, &str)]) {
-    let mut spans = Vec::new();
+    // Wrap between items, never inside one.
+    let mut lines: Vec<Line> = Vec::new();
+    let mut spans: Vec<Span> = Vec::new();
+    let mut used = 0usize;
     for (k, what) in keys {
-        spans.push(Span::styled(format!(" {k}"), Style::new().fg(KEY).bold()));
-        spans.push(Span::styled(
-            format!(" {what} "),
-            Style::new().fg(Color::Gray),
-        ));
+        let key = format!(" {k}");
+        let text = format!(" {what} ");
+        let w = key.chars().count() + text.chars().count();
+        if used + w > area.width as usize && !spans.is_empty() {
+            lines.push(Line::from(std::mem::take(&mut spans)));
+            used = 0;
+        }
+        used += w;
+        spans.push(Span::styled(key, Style::new().fg(KEY).bold()));
+        spans.push(Span::styled(text, Style::new().fg(Color::Gray)));
     }
+    lines.push(Line::from(spans));
     f.render_widget(
-        Paragraph::new(Line::from(spans))
-            .wrap(Wrap { trim: false })
-            .style(Style::new().bg(Color::Indexed(236))),
+        Paragraph::new(lines).style(Style::new().bg(Color::Indexed(236))),
         area,
     );
 }
@@ -296,13 +325,9 @@ fn too_small(f: &mut Frame, area: Rect) {
 }
 
 fn split_body(p: &Presenter, body: Rect) -> (Rect, Rect) {
-    let files = u16::from(p.files);
-    let want = (files * 5 + 6 + 2).min(body.width.saturating_sub(32));
-    let [l, r] = Layout::horizontal([
-        Constraint::Length(want.max(files * 4 + 8)),
-        Constraint::Min(30),
-    ])
-    .areas(body);
+    let (w, _) = cell_size(p, body, 40);
+    let board = u16::from(p.files) * w + 8;
+    let [l, r] = Layout::horizontal([Constraint::Length(board), Constraint::Min(30)]).areas(body);
     (l, r)
 }
 
@@ -633,6 +658,32 @@ fn draw_play(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> Boa
     geom
 }
 
+/// Splits `text` into rows of at most `width` characters at spaces; continuation rows are
+/// indented.
+fn wrap_text(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(12);
+    let lead = text.len() - text.trim_start().len();
+    let mut rows = Vec::new();
+    let mut row = text[..lead].to_string();
+    let mut fresh = true;
+    for word in text.trim_start().split(' ').filter(|w| !w.is_empty()) {
+        let need = row.chars().count() + usize::from(!fresh) + word.chars().count();
+        if need > width && !fresh {
+            rows.push(std::mem::replace(&mut row, " ".repeat(6)));
+            fresh = true;
+        }
+        if !fresh {
+            row.push(' ');
+        }
+        row.push_str(word);
+        fresh = false;
+    }
+    if !fresh {
+        rows.push(row);
+    }
+    rows
+}
+
 fn draw_log(
     f: &mut Frame,
     area: Rect,
@@ -641,22 +692,36 @@ fn draw_log(
     current: Option<usize>,
     title: &str,
 ) {
-    let rows = area.height.saturating_sub(2) as usize;
-    let end = match current {
-        // Keep the current ply in view, a few lines from the bottom.
-        Some(c) => (c + 3).min(lines.len()).max(rows.min(lines.len())),
-        None => lines
-            .len()
-            .saturating_sub(scroll_back.min(lines.len().saturating_sub(rows))),
-    };
-    let start = end.saturating_sub(rows);
-    let shown: Vec<Line> = lines[start..end]
+    let rows_shown = area.height.saturating_sub(2) as usize;
+    let width = area.width.saturating_sub(2) as usize;
+    // Every display row, with the index of its line.
+    let rows: Vec<(usize, String)> = lines
         .iter()
         .enumerate()
-        .map(|(i, l)| {
-            let idx = start + i;
+        .flat_map(|(i, l)| wrap_text(l, width).into_iter().map(move |r| (i, r)))
+        .collect();
+    let end = match current {
+        // Keep the current ply in view, a few rows from the bottom.
+        Some(c) => {
+            let last_row = rows
+                .iter()
+                .rposition(|(i, _)| *i + 1 == c)
+                .map_or(0, |r| r + 1);
+            (last_row + 3)
+                .min(rows.len())
+                .max(rows_shown.min(rows.len()))
+        }
+        None => rows
+            .len()
+            .saturating_sub(scroll_back.min(rows.len().saturating_sub(rows_shown))),
+    };
+    let start = end.saturating_sub(rows_shown);
+    let shown: Vec<Line> = rows[start..end]
+        .iter()
+        .map(|(idx, l)| {
+            let text = &lines[*idx];
             let mut style = Style::new();
-            if l.contains("challenge") || l.contains("attack") || l.contains("takes") {
+            if text.contains("challenge:") || text.contains("attack:") || text.contains(" takes ") {
                 style = style.fg(Color::LightYellow);
             }
             if current.is_some_and(|c| c > 0 && idx + 1 == c) {
@@ -787,7 +852,7 @@ fn help(app: &App, f: &mut Frame, area: Rect) {
     let mut lines: Vec<Line> = Vec::new();
     let k = |key: &str, what: &str| {
         Line::from(vec![
-            Span::styled(format!("{key:>14}  "), Style::new().fg(KEY).bold()),
+            Span::styled(format!("{key:>16}  "), Style::new().fg(KEY).bold()),
             Span::raw(what.to_string()),
         ])
     };

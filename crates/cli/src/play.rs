@@ -42,7 +42,7 @@ pub fn play(
         seat,
         seed,
         save,
-        out_dir: PathBuf::from("."),
+        out_dir: PathBuf::new(),
         setups_base: None,
     };
     let records = salpakan_tui::run_play(cfg).map_err(|e| e.to_string())?;

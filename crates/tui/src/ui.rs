@@ -794,7 +794,7 @@ fn draw_replay(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> B
     };
     let geom = draw_board(f, left, p, &r.observation, flipped, &marks, &title);
     let [info_area, log_area] =
-        Layout::vertical([Constraint::Length(6), Constraint::Min(4)]).areas(right);
+        Layout::vertical([Constraint::Length(9), Constraint::Min(4)]).areas(right);
     let tag = |k: &str| r.record.tag(k).unwrap_or("?").to_string();
     let names: Vec<String> = Seat::BOTH
         .iter()
@@ -803,7 +803,13 @@ fn draw_replay(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> B
             format!("{t}: {}", r.record.tag(&t).unwrap_or("?"))
         })
         .collect();
-    let mut info = vec![
+    let current = if r.pos > 0 {
+        r.lines.get(r.pos - 1).cloned().unwrap_or_default()
+    } else {
+        "the start".to_string()
+    };
+    let info = vec![
+        Line::from(Span::styled(current, Style::new().bold())),
         Line::from(names.join("  ")),
         Line::from(format!(
             "Result {} {}",
@@ -812,18 +818,15 @@ fn draw_replay(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> B
                 .tag("Reason")
                 .and_then(|x| x.parse().ok())
                 .map(|x| format!("({})", reason_text(x)))
-                .unwrap_or_default()
+                .unwrap_or_else(|| if r.record.result == "*" {
+                    "(unfinished)".to_string()
+                } else {
+                    String::new()
+                })
         )),
-        Line::from(format!("Date {}  Options: {}", tag("Date"), tag("Options"))),
+        Line::from(format!("Date {}", tag("Date"))),
+        Line::from(format!("Options: {}", tag("Options"))),
     ];
-    if r.pos > 0 {
-        info.push(Line::from(Span::styled(
-            r.lines.get(r.pos - 1).cloned().unwrap_or_default(),
-            Style::new().bold(),
-        )));
-    } else {
-        info.push(Line::from("the start"));
-    }
     f.render_widget(
         Paragraph::new(info).wrap(Wrap { trim: true }).block(
             Block::default()

@@ -245,8 +245,7 @@ impl App {
             }
             self.screen = Screen::Setup(s);
             self.say(
-                "Place your pieces: Enter puts the chosen piece on the cursor; r random, b the bot's \
-                 setup; g to start",
+                "Place your pieces with Enter, or r random, b the bot's setup; g starts the game",
             );
         } else {
             self.start_game(None)?;

@@ -15,6 +15,14 @@ fn terminal_error(e: std::io::Error) -> TuiError {
 }
 
 fn run(mut app: App) -> Result<App, TuiError> {
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(TuiError::Terminal(
+            "this needs an interactive terminal (standard input and output are not one); \
+             run it in a terminal window, not in a pipe"
+                .into(),
+        ));
+    }
     let mut terminal = ratatui::try_init().map_err(terminal_error)?;
     let _ = execute!(stdout(), EnableMouseCapture);
     let hook = std::panic::take_hook();

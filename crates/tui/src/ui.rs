@@ -374,6 +374,10 @@ fn draw_setup(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> Bo
     let [army_area, info_area] =
         Layout::vertical([Constraint::Min(6), Constraint::Length(6)]).areas(right);
     let mut lines = Vec::new();
+    // Marker, code, two spaces, the name, a space, "n/n": the name gets what is left.
+    let name_w = (army_area.width as usize)
+        .saturating_sub(2 + 6 + 1 + 5)
+        .clamp(4, 22);
     for (i, (code, n)) in s.counts.iter().enumerate() {
         let left_n = s.remaining(i);
         let chosen = i == s.pick && left_n > 0;
@@ -384,12 +388,13 @@ fn draw_setup(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> Bo
         } else {
             Style::new()
         };
+        let name: String = p.piece_name(code).chars().take(name_w).collect();
         lines.push(Line::from(Span::styled(
             format!(
-                "{} {:>3}  {:<22} {left_n}/{n}",
+                "{} {:>3}  {:<name_w$} {left_n}/{n}",
                 if chosen { "▶" } else { " " },
                 code,
-                p.piece_name(code)
+                name
             ),
             style,
         )));
@@ -401,7 +406,7 @@ fn draw_setup(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> Bo
             Block::default()
                 .borders(Borders::ALL)
                 .border_type(BorderType::Rounded)
-                .title(" Army: piece to place (Tab / Shift-Tab) "),
+                .title(" Army: Tab picks the piece "),
         ),
         army_area,
     );

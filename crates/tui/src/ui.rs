@@ -634,10 +634,22 @@ fn draw_play(app: &App, f: &mut Frame, top: Rect, body: Rect, foot: Rect) -> Boa
         lost_area,
     );
 
-    let lines: Vec<String> = history
+    let mut lines: Vec<String> = history
         .iter()
         .map(|v| p.describe_ply(v, Some(me)))
         .collect();
+    if let Some(o) = outcome {
+        let who = match o.winner {
+            Some(w) if w == me => "you win",
+            Some(_) => "the bot wins",
+            None => "a draw",
+        };
+        lines.push(format!(
+            "  {} {who}: {}",
+            o.result_token(),
+            reason_text(o.reason)
+        ));
+    }
     draw_log(f, log_area, &lines, ps.log_scroll, None, " Log ");
 
     let keys: Vec<(&str, &str)> = if over {

@@ -287,6 +287,7 @@ fn resigning_asks_first_and_the_bot_wins() {
     assert_eq!(replay_record(&r).unwrap().outcome(), Some(o));
     let s = screen(&mut a, 100, 30);
     assert!(s.contains("The bot wins."), "{s}");
+    assert!(s.contains("0-1 the bot wins: resignation"), "{s}");
 }
 
 #[test]
@@ -379,23 +380,25 @@ fn playing_second_the_bot_moves_first_and_the_board_is_turned() {
 }
 
 #[test]
-fn a_click_selects_the_square_under_the_mouse() {
-    let (mut a, _) = app(GameKind::Generals, Seat::First);
-    press(&mut a, KeyCode::Char('r'));
-    press(&mut a, KeyCode::Char('g'));
-    let _ = screen(&mut a, 100, 30);
-    let geom = a.board_geom.unwrap();
-    let from = a.my_legal_moves()[0].split_once('-').unwrap().0.to_string();
-    let pos = a.pres.parse_square(&from).unwrap();
-    let x = geom.cells.x + u16::from(pos.0) * geom.cell_w + 1;
-    let y = geom.cells.y + u16::from(a.pres.ranks - 1 - pos.1) * geom.cell_h;
-    a.handle(&Event::Mouse(MouseEvent {
-        kind: MouseEventKind::Down(MouseButton::Left),
-        column: x,
-        row: y,
-        modifiers: KeyModifiers::NONE,
-    }));
-    assert_eq!(a.play_state().unwrap().selected, Some(pos));
+fn a_click_selects_the_square_under_the_mouse_at_every_board_size() {
+    for (w, h) in [(80, 24), (100, 30), (130, 45)] {
+        let (mut a, _) = app(GameKind::Generals, Seat::First);
+        press(&mut a, KeyCode::Char('r'));
+        press(&mut a, KeyCode::Char('g'));
+        let _ = screen(&mut a, w, h);
+        let geom = a.board_geom.unwrap();
+        let from = a.my_legal_moves()[0].split_once('-').unwrap().0.to_string();
+        let pos = a.pres.parse_square(&from).unwrap();
+        let x = geom.cells.x + u16::from(pos.0) * geom.cell_w + 1;
+        let y = geom.cells.y + u16::from(a.pres.ranks - 1 - pos.1) * geom.cell_h;
+        a.handle(&Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: x,
+            row: y,
+            modifiers: KeyModifiers::NONE,
+        }));
+        assert_eq!(a.play_state().unwrap().selected, Some(pos), "{w}x{h}");
+    }
 }
 
 #[test]

@@ -58,25 +58,48 @@ async fn a_game_survives_sigkill_with_its_versions_clocks_and_tokens() {
     let (mut child, addr) = serve(&db);
 
     let guest = |name: &'static str| async move {
-        let (st, g) = http(addr, "POST", "/api/guest", None, Some(&json!({"name": name})))
-            .await
-            .unwrap();
+        let (st, g) = http(
+            addr,
+            "POST",
+            "/api/guest",
+            None,
+            Some(&json!({"name": name})),
+        )
+        .await
+        .unwrap();
         assert_eq!(st, 200);
         g["token"].as_str().unwrap().to_string()
     };
     let (ana, ben) = (guest("Ana").await, guest("Ben").await);
-    let (_, seek) = http(addr, "POST", "/api/seeks", Some(&ana),
-        Some(&json!({"game": "generals", "seat": "white", "clock": {"base": 600, "inc": 5}})))
-        .await
-        .unwrap();
+    let (_, seek) = http(
+        addr,
+        "POST",
+        "/api/seeks",
+        Some(&ana),
+        Some(&json!({"game": "generals", "seat": "white", "clock": {"base": 600, "inc": 5}})),
+    )
+    .await
+    .unwrap();
     let id = seek["seek"]["id"].as_str().unwrap();
-    let (_, acc) = http(addr, "POST", &format!("/api/seeks/{id}/accept"), Some(&ben), None)
-        .await
-        .unwrap();
+    let (_, acc) = http(
+        addr,
+        "POST",
+        &format!("/api/seeks/{id}/accept"),
+        Some(&ben),
+        None,
+    )
+    .await
+    .unwrap();
     let game = acc["game"].as_str().unwrap().to_string();
-    let (_, seat) = http(addr, "GET", &format!("/api/games/{game}/seat"), Some(&ana), None)
-        .await
-        .unwrap();
+    let (_, seat) = http(
+        addr,
+        "GET",
+        &format!("/api/games/{game}/seat"),
+        Some(&ana),
+        None,
+    )
+    .await
+    .unwrap();
     let tokens = [
         seat["seat_token"].as_str().unwrap().to_string(),
         acc["seat_token"].as_str().unwrap().to_string(),
@@ -100,7 +123,11 @@ async fn a_game_survives_sigkill_with_its_versions_clocks_and_tokens() {
             .unwrap();
         last_clocks = e["e"]["clocks"].clone();
     }
-    ack(&mut b, json!({"t": "chat", "game": game, "text": "before the crash"})).await;
+    ack(
+        &mut b,
+        json!({"t": "chat", "game": game, "text": "before the crash"}),
+    )
+    .await;
     let before = joined(addr, &game, &tokens[1]).await.1;
     let ver = before["ver"].as_u64().unwrap();
     assert_eq!(ver, last + 1);
@@ -111,32 +138,57 @@ async fn a_game_survives_sigkill_with_its_versions_clocks_and_tokens() {
     let (mut child, addr) = serve(&db);
 
     // The guest token still works and still knows its game.
-    let (st, me) = http(addr, "GET", "/api/me", Some(&ana), None).await.unwrap();
+    let (st, me) = http(addr, "GET", "/api/me", Some(&ana), None)
+        .await
+        .unwrap();
     assert_eq!(st, 200, "{me}");
     assert_eq!(me["games"][0]["game"], game.as_str());
     // The seat tokens still work; the same version, history, observation and clocks.
     let (mut b, after) = joined(addr, &game, &tokens[1]).await;
     assert_eq!(after["ver"], ver);
-    for k in ["history", "observation", "players", "commitments", "to_move", "your_setup"] {
-        assert_eq!(after["state"][k], before["state"][k], "{k} changed across the restart");
+    for k in [
+        "history",
+        "observation",
+        "players",
+        "commitments",
+        "to_move",
+        "your_setup",
+    ] {
+        assert_eq!(
+            after["state"][k], before["state"][k],
+            "{k} changed across the restart"
+        );
     }
     let running = last_clocks["running"].as_str().unwrap();
     let waiting = if running == "white" { "black" } else { "white" };
     assert_eq!(after["state"]["clocks"][waiting], last_clocks[waiting]);
     let stored = last_clocks[running].as_u64().unwrap();
     let now = after["state"]["clocks"][running].as_u64().unwrap();
-    assert!(now <= stored && stored - now < 3_000, "running clock {stored} → {now}");
+    assert!(
+        now <= stored && stored - now < 3_000,
+        "running clock {stored} → {now}"
+    );
     // Missed nothing: catching up from an old version gives exactly the stored events.
     let mut c = Ws::connect(addr).await.unwrap();
-    c.send(&json!({"v": 1, "t": "join", "game": game, "since": ver - 2})).await.unwrap();
+    c.send(&json!({"v": 1, "t": "join", "game": game, "since": ver - 2}))
+        .await
+        .unwrap();
     c.recv().await.unwrap();
     assert_eq!(c.recv().await.unwrap()["ver"], ver - 1);
     assert_eq!(c.recv().await.unwrap()["ver"], ver);
     // And play goes on from the next version.
     let (mut w, _) = joined(addr, &game, &tokens[0]).await;
-    let ws = if after["state"]["to_move"] == "white" { &mut w } else { &mut b };
+    let ws = if after["state"]["to_move"] == "white" {
+        &mut w
+    } else {
+        &mut b
+    };
     let legal = ws.latest("legal").await.unwrap();
-    let a = ack(ws, json!({"t": "move", "game": game, "move": legal["moves"][0]})).await;
+    let a = ack(
+        ws,
+        json!({"t": "move", "game": game, "move": legal["moves"][0]}),
+    )
+    .await;
     assert_eq!(a["ver"], ver + 1);
 
     child.kill().unwrap();

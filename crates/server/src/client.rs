@@ -39,12 +39,11 @@ pub async fn http(
     tokio::time::timeout(Duration::from_secs(30), s.read_to_end(&mut buf)).await??;
     let text = String::from_utf8_lossy(&buf);
     let (head, rest) = text.split_once("\r\n\r\n").ok_or("no HTTP header")?;
-    let status: u16 = head
-        .split_whitespace()
-        .nth(1)
-        .ok_or("no status")?
-        .parse()?;
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    let status: u16 = head.split_whitespace().nth(1).ok_or("no status")?.parse()?;
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         dechunk(rest)
     } else {
         rest.to_string()
@@ -118,7 +117,10 @@ impl HttpConn {
         let mut buf = vec![0u8; len];
         self.reader.read_exact(&mut buf).await?;
         let text = String::from_utf8_lossy(&buf).to_string();
-        Ok((status, serde_json::from_str(&text).unwrap_or(Value::String(text))))
+        Ok((
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        ))
     }
 }
 
@@ -148,7 +150,9 @@ pub struct Ws {
 
 impl std::fmt::Debug for Ws {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ws").field("frames", &self.frames.len()).finish()
+        f.debug_struct("Ws")
+            .field("frames", &self.frames.len())
+            .finish()
     }
 }
 

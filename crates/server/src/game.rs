@@ -260,12 +260,7 @@ impl Game {
         let control: Option<TimeControl> = serde_json::from_str(&row.clock).map_err(storage)?;
         let players: [Player; 2] = serde_json::from_str(&row.players).map_err(storage)?;
         let now = app.now();
-        let bots = [0, 1].map(|i| {
-            players[i]
-                .bot
-                .as_deref()
-                .and_then(|b| Bot::parse(b).ok())
-        });
+        let bots = [0, 1].map(|i| players[i].bot.as_deref().and_then(|b| Bot::parse(b).ok()));
         let away = [0, 1].map(|i| players[i].bot.is_none().then_some(now));
         let mut g = Game {
             id_json: serde_json::to_string(&row.id).expect("a string serializes"),
@@ -570,12 +565,13 @@ impl Game {
                 if mv.len() > 16 {
                     return Err(Error::BadRequest("that is not a move".into()));
                 }
-                if !m.legal_moves().iter().any(|l| *l == mv) {
+                if !m.legal_moves().contains(&mv) {
                     // Refused: say why in the mover's terms, on a copy (nothing changes).
-                    let e = m.clone_box().play_text(&mv).err().map_or_else(
-                        || format!("illegal move {mv}"),
-                        |e| e.to_string(),
-                    );
+                    let e = m
+                        .clone_box()
+                        .play_text(&mv)
+                        .err()
+                        .map_or_else(|| format!("illegal move {mv}"), |e| e.to_string());
                     return Err(Error::Rejected(e));
                 }
                 vec![Arb::Move { seat: i, mv }]
@@ -628,13 +624,13 @@ impl Game {
                     ));
                 }
                 if self.rematch.is_some() {
-                    return Err(Error::Rejected("the rematch has already been agreed".into()));
+                    return Err(Error::Rejected(
+                        "the rematch has already been agreed".into(),
+                    ));
                 }
                 match self.rematch_offer {
                     Some(s) if s == seat => {
-                        return Err(Error::Rejected(
-                            "you have already offered a rematch".into(),
-                        ));
+                        return Err(Error::Rejected("you have already offered a rematch".into()));
                     }
                     Some(_) => {
                         let spec = crate::app::NewGame {
@@ -866,9 +862,7 @@ impl Game {
             }
             Arb::RematchOffer { seat } => {
                 self.rematch_offer = Some(Seat::from_index(*seat));
-                public(
-                    json!({"type": "rematch_offer", "seat": self.name(Seat::from_index(*seat))}),
-                )
+                public(json!({"type": "rematch_offer", "seat": self.name(Seat::from_index(*seat))}))
             }
             Arb::Rematch { game } => {
                 self.rematch = Some(game.clone());
@@ -905,9 +899,10 @@ impl Game {
     }
 
     fn result_json(&self) -> Value {
-        self.result.map_or(Value::Null, |o| {
-            json!({"winner": o.winner.map(|s| self.name(s)), "reason": o.reason})
-        })
+        self.result.map_or(
+            Value::Null,
+            |o| json!({"winner": o.winner.map(|s| self.name(s)), "reason": o.reason}),
+        )
     }
 
     /// Everything that was hidden, for after the end: both armies or the deal, the salts,
@@ -991,7 +986,8 @@ impl Game {
             st["observation"] = m.observe_json(viewer);
             st["history"] = Value::Array(m.history_json(viewer));
             if let Some(c) = m.seat_colours() {
-                st["colours"] = json!({kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1]});
+                st["colours"] =
+                    json!({kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1]});
             }
         }
         if self.result.is_some() {

@@ -189,7 +189,9 @@ pub async fn cancel_seek(
     let u = user(&app, &headers)?;
     let s = app.seek(&id).ok_or(Error::UnknownSeek(short(&id)))?;
     if s.user.id != u.id {
-        return Err(Error::Forbidden("only its creator can cancel a seek".into()));
+        return Err(Error::Forbidden(
+            "only its creator can cancel a seek".into(),
+        ));
     }
     app.take_seek(&id);
     Ok(Json(json!({"v": 1, "cancelled": id})))
@@ -214,9 +216,11 @@ pub async fn accept_seek(
         None => return Err(Error::UnknownSeek(short(&id))),
     }
     let s = app.take_seek(&id).ok_or(Error::UnknownSeek(short(&id)))?;
-    let creator_seat = s
-        .seat
-        .unwrap_or(if random_u64() & 1 == 0 { Seat::First } else { Seat::Second });
+    let creator_seat = s.seat.unwrap_or(if random_u64() & 1 == 0 {
+        Seat::First
+    } else {
+        Seat::Second
+    });
     let mut players = [
         Player {
             user: Some(s.user.id.clone()),
@@ -247,8 +251,10 @@ pub async fn accept_seek(
         }
     };
     let seat = creator_seat.other();
-    Ok(Json(json!({"v": 1, "game": game, "seat": s.kind.seat_name(seat),
-                   "seat_token": app.seat_token(&game, seat)})))
+    Ok(Json(
+        json!({"v": 1, "game": game, "seat": s.kind.seat_name(seat),
+                   "seat_token": app.seat_token(&game, seat)}),
+    ))
 }
 
 /// `POST /api/bot-games`: a game against a built-in bot.
@@ -261,9 +267,11 @@ pub async fn bot_game(
     let req: GameReq = parse(&body)?;
     let c = check_game(&req)?;
     let bot = Bot::parse(req.bot.as_deref().unwrap_or("random"))?;
-    let seat = c
-        .seat
-        .unwrap_or(if random_u64() & 1 == 0 { Seat::First } else { Seat::Second });
+    let seat = c.seat.unwrap_or(if random_u64() & 1 == 0 {
+        Seat::First
+    } else {
+        Seat::Second
+    });
     let human = Player {
         user: Some(u.id.clone()),
         name: u.name.clone(),
@@ -288,8 +296,10 @@ pub async fn bot_game(
             public: true,
         })
         .await?;
-    Ok(Json(json!({"v": 1, "game": game, "seat": c.kind.seat_name(seat),
-                   "seat_token": app.seat_token(&game, seat)})))
+    Ok(Json(
+        json!({"v": 1, "game": game, "seat": c.kind.seat_name(seat),
+                   "seat_token": app.seat_token(&game, seat)}),
+    ))
 }
 
 /// `GET /api/games/{id}`: public facts about a game.
@@ -348,7 +358,10 @@ pub async fn record(
     Ok((
         StatusCode::OK,
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
             (
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"salpakan-{id}.rec\""),

@@ -62,7 +62,11 @@ pub fn random_hex(n: usize) -> String {
 /// Whether two strings are equal, in time that does not depend on where they differ.
 #[must_use]
 pub fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }
 
 /// Checks a display name: 1 to 24 letters, digits, spaces, `-` or `_`.

@@ -52,7 +52,11 @@ pub struct Report {
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f, "games held:      {}", self.games_held)?;
-        writeln!(f, "games finished:  {} (each replaced by a new game)", self.games_finished)?;
+        writeln!(
+            f,
+            "games finished:  {} (each replaced by a new game)",
+            self.games_finished
+        )?;
         writeln!(f, "moves acked:     {}", self.moves)?;
         writeln!(f, "moves/s:         {:.0}", self.moves_per_s)?;
         writeln!(
@@ -103,8 +107,7 @@ pub fn run(opts: &Options) -> Result<Report, String> {
     if opts.games == 0 || opts.games > 20_000 {
         return Err("--games is 1 to 20000".into());
     }
-    if !(opts.rate > 0.0 && opts.rate <= 100.0) || !(opts.seconds > 0.0 && opts.seconds <= 3600.0)
-    {
+    if !(opts.rate > 0.0 && opts.rate <= 100.0 && opts.seconds > 0.0 && opts.seconds <= 3600.0) {
         return Err("--rate is above 0 and at most 100; --seconds above 0 and at most 3600".into());
     }
     let mut db_path = None;
@@ -127,7 +130,11 @@ pub fn run(opts: &Options) -> Result<Report, String> {
             ..crate::Config::default()
         };
         let server = rt
-            .block_on(crate::Server::start("127.0.0.1:0".parse().expect("addr"), &db, config))
+            .block_on(crate::Server::start(
+                "127.0.0.1:0".parse().expect("addr"),
+                &db,
+                config,
+            ))
             .map_err(|e| e.to_string())?;
         let addr = server.addr;
         rt.spawn(server.wait());
@@ -172,7 +179,12 @@ async fn drive(addr: SocketAddr, opts: Options) -> Result<Report, String> {
     let mut guests = Vec::new();
     for i in 0..pairs * 2 {
         let (st, g) = http
-            .request("POST", "/api/guest", None, Some(&json!({"name": format!("load{i}")})))
+            .request(
+                "POST",
+                "/api/guest",
+                None,
+                Some(&json!({"name": format!("load{i}")})),
+            )
             .await
             .map_err(e)?;
         if st != 200 {
@@ -191,7 +203,9 @@ async fn drive(addr: SocketAddr, opts: Options) -> Result<Report, String> {
         let guests = guests.clone();
         let n = opts.games / creators + usize::from(c < opts.games % creators);
         tokio::spawn(async move {
-            let Ok(mut h) = HttpConn::connect(addr).await else { return };
+            let Ok(mut h) = HttpConn::connect(addr).await else {
+                return;
+            };
             for k in 0..n {
                 let p = (c + k * creators) % pairs;
                 if let Some(g) = new_game(&mut h, &guests[2 * p], &guests[2 * p + 1]).await {
@@ -205,6 +219,7 @@ async fn drive(addr: SocketAddr, opts: Options) -> Result<Report, String> {
     drop(tx);
     let t0 = Instant::now();
     let measuring = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let go = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let stop_at = Arc::new(std::sync::Mutex::new(None::<Instant>));
     let mut handles = Vec::new();
     let mut created = 0;
@@ -214,16 +229,22 @@ async fn drive(addr: SocketAddr, opts: Options) -> Result<Report, String> {
             let stats = stats.clone();
             let guests = guests.clone();
             let measuring = measuring.clone();
+            let go = go.clone();
             let stop_at = stop_at.clone();
             let rate = opts.rate;
             let game = game.clone();
             handles.push(tokio::spawn(async move {
-                side(addr, game, seat, token, rate, stats, guests, measuring, stop_at, start_by)
-                    .await;
+                side(
+                    addr, game, seat, token, rate, stats, guests, measuring, go, stop_at, start_by,
+                )
+                .await;
             }));
         }
         if created % 1000 == 0 {
-            eprintln!("loadtest: {created} games created ({:.1} s)", t0.elapsed().as_secs_f64());
+            eprintln!(
+                "loadtest: {created} games created ({:.1} s)",
+                t0.elapsed().as_secs_f64()
+            );
         }
     }
     eprintln!(
@@ -241,6 +262,9 @@ async fn drive(addr: SocketAddr, opts: Options) -> Result<Report, String> {
         stats.playing.load(Ordering::Relaxed),
         opts.seconds
     );
+    // Everyone starts moving at once; a few seconds of warm-up before measuring.
+    go.store(true, Ordering::Relaxed);
+    tokio::time::sleep(Duration::from_secs(3)).await;
     let m0 = stats.moves.load(Ordering::Relaxed);
     stats.lat.lock().expect("lock").clear();
     measuring.store(true, Ordering::Relaxed);
@@ -277,8 +301,14 @@ async fn drive(addr: SocketAddr, opts: Options) -> Result<Report, String> {
 
 async fn new_game(h: &mut HttpConn, a: &str, b: &str) -> Option<(String, [String; 2])> {
     let (st, seek) = h
-        .request("POST", "/api/seeks", Some(a),
-                 Some(&json!({"game": "generals", "seat": "white", "options": {"max_quiet_plies": 200}})))
+        .request(
+            "POST",
+            "/api/seeks",
+            Some(a),
+            Some(
+                &json!({"game": "generals", "seat": "white", "options": {"max_quiet_plies": 200}}),
+            ),
+        )
         .await
         .ok()?;
     if st != 200 {
@@ -317,11 +347,15 @@ async fn side(
     stats: Arc<Stats>,
     guests: Arc<Vec<String>>,
     measuring: Arc<std::sync::atomic::AtomicBool>,
+    go: Arc<std::sync::atomic::AtomicBool>,
     stop_at: Arc<std::sync::Mutex<Option<Instant>>>,
     give_up: Instant,
 ) {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(
-        seat as u64 ^ game.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))),
+        seat as u64
+            ^ game
+                .bytes()
+                .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))),
     );
     let Ok(mut ws) = Ws::connect(addr).await else {
         stats.errors.fetch_add(1, Ordering::Relaxed);
@@ -356,25 +390,16 @@ async fn side(
                 break 'games;
             };
             match v["t"].as_str() {
-                Some("event") if v["e"]["type"] == "start" => {
-                    if !playing {
-                        playing = true;
-                        stats.playing.fetch_add(1, Ordering::Relaxed);
-                    }
+                Some("event") if v["e"]["type"] == "start" && !playing => {
+                    playing = true;
+                    stats.playing.fetch_add(1, Ordering::Relaxed);
                 }
                 Some("event") if v["e"]["type"] == "end" => {
                     stats.finished.fetch_add(1, Ordering::Relaxed);
-                    // The first seat makes the next game; the second learns of it by the
-                    // rematch event.
-                    if seat == 0 {
-                        let _ = ws
-                            .send(&json!({"v": 1, "t": "rematch", "game": game}))
-                            .await;
-                    } else {
-                        let _ = ws
-                            .send(&json!({"v": 1, "t": "rematch", "game": game}))
-                            .await;
-                    }
+                    // Both ask for a rematch: the second request creates the next game.
+                    let _ = ws
+                        .send(&json!({"v": 1, "t": "rematch", "game": game}))
+                        .await;
                 }
                 Some("seat") => {
                     let _ = ws.send(&json!({"v": 1, "t": "leave", "game": game})).await;
@@ -388,6 +413,10 @@ async fn side(
                         continue;
                     }
                     let mv = v["moves"][rng.random_range(0..moves)].clone();
+                    while !go.load(Ordering::Relaxed) {
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        next = Instant::now() + period.mul_f64(rng.random::<f64>());
+                    }
                     let now = Instant::now();
                     if next > now {
                         tokio::time::sleep_until(next.into()).await;
@@ -412,7 +441,8 @@ async fn side(
                             if a["t"] == "ack" {
                                 stats.moves.fetch_add(1, Ordering::Relaxed);
                                 if measuring.load(Ordering::Relaxed) {
-                                    let us = u32::try_from(sent.elapsed().as_micros()).unwrap_or(u32::MAX);
+                                    let us = u32::try_from(sent.elapsed().as_micros())
+                                        .unwrap_or(u32::MAX);
                                     stats.lat.lock().expect("lock").push(us);
                                 }
                             } else {
@@ -422,7 +452,9 @@ async fn side(
                         }
                         if a["t"] == "event" && a["e"]["type"] == "end" {
                             stats.finished.fetch_add(1, Ordering::Relaxed);
-                            let _ = ws.send(&json!({"v": 1, "t": "rematch", "game": game})).await;
+                            let _ = ws
+                                .send(&json!({"v": 1, "t": "rematch", "game": game}))
+                                .await;
                         }
                         if a["t"] == "seat" {
                             game = a["game"].as_str().unwrap_or_default().to_string();

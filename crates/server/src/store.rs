@@ -138,7 +138,9 @@ impl Store {
         let w = open_conn(path).map_err(storage)?;
         w.execute_batch(SCHEMA).map_err(storage)?;
         let secret: Option<Vec<u8>> = w
-            .query_row("SELECT value FROM meta WHERE key='secret'", [], |r| r.get(0))
+            .query_row("SELECT value FROM meta WHERE key='secret'", [], |r| {
+                r.get(0)
+            })
             .optional()
             .map_err(storage)?;
         let secret = if let Some(s) = secret {
@@ -170,7 +172,9 @@ impl Store {
                 .collect::<rusqlite::Result<_>>()
                 .map_err(storage)?;
             let mut q = w
-                .prepare("SELECT id, kind, options, seed, clock, players, public, result FROM games")
+                .prepare(
+                    "SELECT id, kind, options, seed, clock, players, public, result FROM games",
+                )
                 .map_err(storage)?;
             let games: Vec<GameRow> = q
                 .query_map([], game_row)

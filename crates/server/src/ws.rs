@@ -111,8 +111,7 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
             Some(Ok(Message::Binary(_))) => {
                 c.error(
                     &Error::BadRequest(
-                        "send text frames holding one JSON message each, not binary frames"
-                            .into(),
+                        "send text frames holding one JSON message each, not binary frames".into(),
                     ),
                     None,
                 );
@@ -138,7 +137,10 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         let v: Value = match serde_json::from_str(text.as_str()) {
             Ok(v @ Value::Object(_)) => v,
             Ok(_) => {
-                c.error(&Error::BadRequest("a message is a JSON object".into()), None);
+                c.error(
+                    &Error::BadRequest("a message is a JSON object".into()),
+                    None,
+                );
                 continue;
             }
             Err(e) => {
@@ -177,11 +179,9 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
 }
 
 fn field<'a>(v: &'a Value, name: &str) -> Result<&'a str> {
-    v.get(name).and_then(Value::as_str).ok_or_else(|| {
-        Error::BadRequest(format!(
-            "this message needs \"{name}\" (a string)"
-        ))
-    })
+    v.get(name)
+        .and_then(Value::as_str)
+        .ok_or_else(|| Error::BadRequest(format!("this message needs \"{name}\" (a string)")))
 }
 
 const TYPES: &str = "hello, lobby, unlobby, join, leave, setup, move, resign, draw_offer, \
@@ -276,7 +276,9 @@ impl Conn {
                 let since = match v.get("since") {
                     None | Some(Value::Null) => None,
                     Some(n) => Some(n.as_u64().ok_or_else(|| {
-                        Error::BadRequest("\"since\" is the last version seen, a whole number".into())
+                        Error::BadRequest(
+                            "\"since\" is the last version seen, a whole number".into(),
+                        )
                     })?),
                 };
                 if self.joined.len() >= 64 && !self.joined.contains_key(&game) {

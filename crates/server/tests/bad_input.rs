@@ -23,7 +23,11 @@ async fn bad_websocket_messages_get_errors_and_change_nothing() {
     // Before the start.
     let e = refused(&mut w, json!({"t": "move", "game": game, "move": "a3-a4"})).await;
     assert!(e.contains("not started"), "{e}");
-    let e = refused(&mut w, json!({"t": "setup", "game": game, "setup": {"a5": "FLG"}})).await;
+    let e = refused(
+        &mut w,
+        json!({"t": "setup", "game": game, "setup": {"a5": "FLG"}}),
+    )
+    .await;
     assert!(e.contains("a5") && e.contains("FLG"), "{e}");
     let e = refused(&mut w, json!({"t": "setup", "game": game})).await;
     assert!(e.contains("random"), "{e}");
@@ -55,8 +59,17 @@ async fn bad_websocket_messages_get_errors_and_change_nothing() {
         errors.push(r["error"].as_str().unwrap().to_string());
     }
     let expect = [
-        "bad JSON", "JSON object", "version", "version", "unknown message type", "\"t\"",
-        "too large", "no game", "no game", "not valid for game", "seat token first",
+        "bad JSON",
+        "JSON object",
+        "version",
+        "version",
+        "unknown message type",
+        "\"t\"",
+        "too large",
+        "no game",
+        "no game",
+        "not valid for game",
+        "seat token first",
     ];
     for (e, want) in errors.iter().zip(expect) {
         assert!(e.contains(want), "{e:?} should say {want:?}");
@@ -82,7 +95,11 @@ async fn bad_websocket_messages_get_errors_and_change_nothing() {
     assert!(e.contains("1 to 500"), "{e}");
     // Nothing changed.
     assert_eq!(version(addr, &game).await, ver);
-    act(&mut w, json!({"t": "move", "game": game, "move": legal["moves"][0]})).await;
+    act(
+        &mut w,
+        json!({"t": "move", "game": game, "move": legal["moves"][0]}),
+    )
+    .await;
     assert_eq!(version(addr, &game).await, ver + 1);
 }
 
@@ -100,13 +117,16 @@ async fn a_flood_is_rate_limited_and_then_cut_off() {
         match v["t"].as_str() {
             Some("pong") => pongs += 1,
             Some("error") => {
-                assert!(v["error"].as_str().unwrap().contains("too many messages"), "{v}");
+                assert!(
+                    v["error"].as_str().unwrap().contains("too many messages"),
+                    "{v}"
+                );
                 limited += 1;
             }
             _ => {}
         }
     }
-    assert!(pongs >= 40 && pongs < 100, "{pongs} pongs");
+    assert!((40..100).contains(&pongs), "{pongs} pongs");
     assert!(limited >= 100, "{limited} refusals");
 }
 
@@ -115,34 +135,132 @@ async fn bad_http_requests_get_json_errors() {
     let ts = start("badhttp").await;
     let addr = ts.addr();
     let tok = guest(addr, "Dee").await;
-    let cases: Vec<(&str, String, Option<&str>, Option<Value>, u16, &str)> = vec![
-        ("POST", "/api/guest".into(), None, Some(json!({"name": ""})), 400, "name"),
-        ("POST", "/api/guest".into(), None, Some(json!({"nom": "x"})), 400, "bad JSON"),
-        ("POST", "/api/seeks".into(), None, Some(json!({"game": "generals"})), 401, "guest identity"),
-        ("POST", "/api/seeks".into(), Some("forged"), Some(json!({"game": "generals"})), 401, "guest identity"),
-        ("POST", "/api/seeks".into(), Some(&tok), Some(json!({"game": "chess"})), 400, "unknown game"),
-        ("POST", "/api/seeks".into(), Some(&tok), Some(json!({"game": "generals", "options": {"flag_rule": "sometimes"}})), 400, "flag_rule"),
-        ("POST", "/api/seeks".into(), Some(&tok), Some(json!({"game": "generals", "clock": {"base": 1}})), 400, "clock"),
-        ("POST", "/api/seeks/nope/accept".into(), Some(&tok), None, 404, "no open seek"),
+    type Case<'a> = (
+        &'a str,
+        String,
+        Option<&'a str>,
+        Option<Value>,
+        u16,
+        &'a str,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "POST",
+            "/api/guest".into(),
+            None,
+            Some(json!({"name": ""})),
+            400,
+            "name",
+        ),
+        (
+            "POST",
+            "/api/guest".into(),
+            None,
+            Some(json!({"nom": "x"})),
+            400,
+            "bad JSON",
+        ),
+        (
+            "POST",
+            "/api/seeks".into(),
+            None,
+            Some(json!({"game": "generals"})),
+            401,
+            "guest identity",
+        ),
+        (
+            "POST",
+            "/api/seeks".into(),
+            Some("forged"),
+            Some(json!({"game": "generals"})),
+            401,
+            "guest identity",
+        ),
+        (
+            "POST",
+            "/api/seeks".into(),
+            Some(&tok),
+            Some(json!({"game": "chess"})),
+            400,
+            "unknown game",
+        ),
+        (
+            "POST",
+            "/api/seeks".into(),
+            Some(&tok),
+            Some(json!({"game": "generals", "options": {"flag_rule": "sometimes"}})),
+            400,
+            "flag_rule",
+        ),
+        (
+            "POST",
+            "/api/seeks".into(),
+            Some(&tok),
+            Some(json!({"game": "generals", "clock": {"base": 1}})),
+            400,
+            "clock",
+        ),
+        (
+            "POST",
+            "/api/seeks/nope/accept".into(),
+            Some(&tok),
+            None,
+            404,
+            "no open seek",
+        ),
         ("GET", "/api/games/nope".into(), None, None, 404, "no game"),
-        ("GET", "/api/games/nope/record".into(), None, None, 404, "no game"),
+        (
+            "GET",
+            "/api/games/nope/record".into(),
+            None,
+            None,
+            404,
+            "no game",
+        ),
         ("GET", "/api/nothing".into(), None, None, 400, "no such API"),
     ];
     for (method, path, token, body, status, says) in cases {
-        let (st, v) = http(addr, method, &path, token, body.as_ref()).await.unwrap();
+        let (st, v) = http(addr, method, &path, token, body.as_ref())
+            .await
+            .unwrap();
         assert_eq!(st, status, "{method} {path}: {v}");
         assert_eq!(v["t"], "error", "{v}");
-        assert!(v["error"].as_str().unwrap().contains(says), "{method} {path}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().contains(says),
+            "{method} {path}: {v}"
+        );
     }
     // One's own seek cannot be accepted; someone else's cannot be cancelled.
-    let (_, seek) = http(addr, "POST", "/api/seeks", Some(&tok), Some(&json!({"game": "banqi"})))
-        .await
-        .unwrap();
+    let (_, seek) = http(
+        addr,
+        "POST",
+        "/api/seeks",
+        Some(&tok),
+        Some(&json!({"game": "banqi"})),
+    )
+    .await
+    .unwrap();
     let id = seek["seek"]["id"].as_str().unwrap();
-    let (st, _) = http(addr, "POST", &format!("/api/seeks/{id}/accept"), Some(&tok), None).await.unwrap();
+    let (st, _) = http(
+        addr,
+        "POST",
+        &format!("/api/seeks/{id}/accept"),
+        Some(&tok),
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(st, 409);
     let other = guest(addr, "Eve").await;
-    let (st, _) = http(addr, "DELETE", &format!("/api/seeks/{id}"), Some(&other), None).await.unwrap();
+    let (st, _) = http(
+        addr,
+        "DELETE",
+        &format!("/api/seeks/{id}"),
+        Some(&other),
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(st, 403);
     let (_, lobby) = http(addr, "GET", "/api/lobby", None, None).await.unwrap();
     assert_eq!(lobby["seeks"][0]["id"], id);

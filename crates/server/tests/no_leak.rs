@@ -13,7 +13,10 @@ fn forward(legal: &[String], from_rank: char, to_rank: char, n: usize) -> Vec<St
     let mut out: Vec<String> = Vec::new();
     for m in legal {
         let b = m.as_bytes();
-        if b.len() == 5 && b[1] as char == from_rank && b[4] as char == to_rank && b[0] == b[3]
+        if b.len() == 5
+            && b[1] as char == from_rank
+            && b[4] as char == to_rank
+            && b[0] == b[3]
             && !out.iter().any(|o| o.as_bytes()[0] == b[0])
         {
             out.push(m.clone());
@@ -29,12 +32,26 @@ async fn play_twin(
     black_setup: &Value,
 ) -> (Vec<String>, Vec<String>) {
     let addr = ts.addr();
-    let (game, tokens) = new_game(addr, "generals", Value::Null, json!({"base": 300, "inc": 5})).await;
+    let (game, tokens) = new_game(
+        addr,
+        "generals",
+        Value::Null,
+        json!({"base": 300, "inc": 5}),
+    )
+    .await;
     let (mut spec, _) = join(addr, &game, None).await;
     let (mut w, _) = join(addr, &game, Some(&tokens[0])).await;
     let (mut b, _) = join(addr, &game, Some(&tokens[1])).await;
-    act(&mut w, json!({"t": "setup", "game": game, "setup": white_setup})).await;
-    act(&mut b, json!({"t": "setup", "game": game, "setup": black_setup})).await;
+    act(
+        &mut w,
+        json!({"t": "setup", "game": game, "setup": white_setup}),
+    )
+    .await;
+    act(
+        &mut b,
+        json!({"t": "setup", "game": game, "setup": black_setup}),
+    )
+    .await;
     let legal = w.until("legal").await.unwrap();
     let legal: Vec<String> = serde_json::from_value(legal["moves"].clone()).unwrap();
     let wm = forward(&legal, '3', '4', 3);
@@ -45,9 +62,17 @@ async fn play_twin(
         let l = b.latest("legal").await.unwrap();
         let bl: Vec<String> = serde_json::from_value(l["moves"].clone()).unwrap();
         let bm = forward(&bl, '6', '5', 3);
-        act(&mut b, json!({"t": "move", "game": game, "move": bm[i.min(bm.len() - 1)]})).await;
+        act(
+            &mut b,
+            json!({"t": "move", "game": game, "move": bm[i.min(bm.len() - 1)]}),
+        )
+        .await;
     }
-    act(&mut w, json!({"t": "chat", "game": game, "text": "your move"})).await;
+    act(
+        &mut w,
+        json!({"t": "chat", "game": game, "text": "your move"}),
+    )
+    .await;
     act(&mut w, json!({"t": "draw_offer", "game": game})).await;
     act(&mut b, json!({"t": "draw_decline", "game": game})).await;
     // Let the last frames arrive, then drain.
@@ -103,7 +128,9 @@ async fn player_and_spectator_frames_do_not_depend_on_unseen_enemy_pieces() {
     let (w1, s1) = play_twin(&ts, &white, &black).await;
     let (w2, s2) = play_twin(&ts, &white, &twin).await;
     assert!(w1.len() > 20, "{w1:#?}");
-    if std::env::var("DUMP").is_ok() { eprintln!("{}\n----\n{}", w1.join("\n"), s1.join("\n")); }
+    if std::env::var("DUMP").is_ok() {
+        eprintln!("{}\n----\n{}", w1.join("\n"), s1.join("\n"));
+    }
     assert_eq!(w1, w2, "white's frames differ");
     assert_eq!(s1, s2, "the spectator's frames differ");
     // The spectator never sees a piece code before the end.

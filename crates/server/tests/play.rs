@@ -42,13 +42,19 @@ async fn clocks_charge_the_mover_add_the_increment_and_flag_falls_on_the_server(
     ts.time.advance(4_000);
     act(&mut w, json!({"t": "move", "game": game, "move": mv})).await;
     let e = event(&mut b, "move").await;
-    assert_eq!(e["e"]["clocks"], json!({"white": 58_000, "black": 60_000, "running": "black"}));
+    assert_eq!(
+        e["e"]["clocks"],
+        json!({"white": 58_000, "black": 60_000, "running": "black"})
+    );
     ts.time.advance(60_000);
     // Any message to the game makes it look at the clock: Black's time is up.
     let err = refused(&mut b, json!({"t": "move", "game": game, "move": "a6-a5"})).await;
     assert!(err.contains("over"), "{err}");
     let end = event(&mut w, "end").await;
-    assert_eq!(end["e"]["result"], json!({"winner": "white", "reason": "time"}));
+    assert_eq!(
+        end["e"]["result"],
+        json!({"winner": "white", "reason": "time"})
+    );
     assert_eq!(end["e"]["clocks"]["black"], 0);
     assert!(end["e"]["reveal"]["salts"]["WhiteSetup"].is_string());
 }
@@ -64,7 +70,11 @@ async fn a_reconnecting_client_gets_the_missed_events_or_the_full_view() {
     w.close().await;
     let mv = legal(&mut b).await[0].clone();
     act(&mut b, json!({"t": "move", "game": game, "move": mv})).await;
-    let last = act(&mut b, json!({"t": "chat", "game": game, "text": "still there?"})).await;
+    let last = act(
+        &mut b,
+        json!({"t": "chat", "game": game, "text": "still there?"}),
+    )
+    .await;
     let last = last["ver"].as_u64().unwrap();
 
     // With the last version seen: exactly the missed events, in order, then the legal moves.
@@ -75,10 +85,17 @@ async fn a_reconnecting_client_gets_the_missed_events_or_the_full_view() {
     assert_eq!(w.recv().await.unwrap()["t"], "joined");
     for ver in seen + 1..=last {
         let f = w.recv().await.unwrap();
-        assert_eq!((f["t"].as_str(), f["ver"].as_u64()), (Some("event"), Some(ver)), "{f}");
+        assert_eq!(
+            (f["t"].as_str(), f["ver"].as_u64()),
+            (Some("event"), Some(ver)),
+            "{f}"
+        );
     }
     let l = w.recv().await.unwrap();
-    assert_eq!((l["t"].as_str(), l["ver"].as_u64()), (Some("legal"), Some(last)));
+    assert_eq!(
+        (l["t"].as_str(), l["ver"].as_u64()),
+        (Some("legal"), Some(last))
+    );
 
     // Without it (or from the future): the full current view.
     let (_, sync) = join(addr, &game, Some(&tokens[0])).await;
@@ -114,7 +131,10 @@ async fn a_player_away_past_the_grace_period_loses_on_the_opponents_claim() {
     ts.time.advance(20_000);
     act(&mut b, json!({"t": "claim", "game": game})).await;
     let end = event(&mut b, "end").await;
-    assert_eq!(end["e"]["result"], json!({"winner": "black", "reason": "abandonment"}));
+    assert_eq!(
+        end["e"]["result"],
+        json!({"winner": "black", "reason": "abandonment"})
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -127,11 +147,22 @@ async fn leaving_during_setup_loses_after_the_grace_period() {
     let ts = start_with("setupleave", config, time).await;
     let (game, tokens) = new_game(ts.addr(), "stratego", Value::Null, Value::Null).await;
     let (mut red, _) = join(ts.addr(), &game, Some(&tokens[0])).await;
-    act(&mut red, json!({"t": "setup", "game": game, "random": true})).await;
+    act(
+        &mut red,
+        json!({"t": "setup", "game": game, "random": true}),
+    )
+    .await;
     ts.time.advance(61_000);
-    act(&mut red, json!({"t": "chat", "game": game, "text": "hello?"})).await;
+    act(
+        &mut red,
+        json!({"t": "chat", "game": game, "text": "hello?"}),
+    )
+    .await;
     let end = event(&mut red, "end").await;
-    assert_eq!(end["e"]["result"], json!({"winner": "red", "reason": "abandonment"}));
+    assert_eq!(
+        end["e"]["result"],
+        json!({"winner": "red", "reason": "abandonment"})
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -140,15 +171,24 @@ async fn draws_resignation_rematch_chat_and_records() {
     let addr = ts.addr();
     let (game, tokens, mut w, mut b) = started(&ts, json!({"base": 300, "inc": 0})).await;
     // Chat reaches the opponent.
-    act(&mut w, json!({"t": "chat", "game": game, "text": "good luck"})).await;
+    act(
+        &mut w,
+        json!({"t": "chat", "game": game, "text": "good luck"}),
+    )
+    .await;
     let c = event(&mut b, "chat").await;
     assert_eq!(c["e"]["text"], "good luck");
     // A seat's own record copy at any time; the full record only after the end.
     let path = format!("/api/games/{game}/record");
-    let (st, own) = http(addr, "GET", &path, Some(&tokens[1]), None).await.unwrap();
+    let (st, own) = http(addr, "GET", &path, Some(&tokens[1]), None)
+        .await
+        .unwrap();
     assert_eq!(st, 200);
     let own = own.as_str().unwrap();
-    assert!(own.contains("[Copy \"black\"]") && own.contains("[BlackSetup "), "{own}");
+    assert!(
+        own.contains("[Copy \"black\"]") && own.contains("[BlackSetup "),
+        "{own}"
+    );
     assert!(!own.contains("[WhiteSetup "), "{own}");
     let (st, _) = http(addr, "GET", &path, None, None).await.unwrap();
     assert_eq!(st, 403);
@@ -161,18 +201,27 @@ async fn draws_resignation_rematch_chat_and_records() {
     act(&mut b, json!({"t": "draw_offer", "game": game})).await;
     act(&mut w, json!({"t": "draw_accept", "game": game})).await;
     let end = event(&mut b, "end").await;
-    assert_eq!(end["e"]["result"], json!({"winner": null, "reason": "agreement"}));
+    assert_eq!(
+        end["e"]["result"],
+        json!({"winner": null, "reason": "agreement"})
+    );
     let (st, full) = http(addr, "GET", &path, None, None).await.unwrap();
     assert_eq!(st, 200);
     let full = full.as_str().unwrap();
-    assert!(full.contains("[WhiteSetupSalt ") && full.contains("[BlackSetup "), "{full}");
+    assert!(
+        full.contains("[WhiteSetupSalt ") && full.contains("[BlackSetup "),
+        "{full}"
+    );
     // Rematch: seats swap, each player gets the new seat token.
     act(&mut b, json!({"t": "rematch", "game": game})).await;
     act(&mut w, json!({"t": "rematch", "game": game})).await;
     let r = event(&mut w, "rematch").await;
     let new = r["e"]["game"].as_str().unwrap().to_string();
     let seat = w.until("seat").await.unwrap();
-    assert_eq!((seat["game"].as_str(), seat["seat"].as_str()), (Some(new.as_str()), Some("black")));
+    assert_eq!(
+        (seat["game"].as_str(), seat["seat"].as_str()),
+        (Some(new.as_str()), Some("black"))
+    );
     let bseat = b.until("seat").await.unwrap();
     assert_eq!(bseat["seat"], "white");
     let (mut w2, sync) = join(addr, &new, seat["seat_token"].as_str()).await;
@@ -180,7 +229,10 @@ async fn draws_resignation_rematch_chat_and_records() {
     assert_eq!(sync["state"]["players"]["black"]["name"], "Ana");
     act(&mut w2, json!({"t": "resign", "game": new})).await;
     let end = event(&mut w2, "end").await;
-    assert_eq!(end["e"]["result"], json!({"winner": "white", "reason": "resignation"}));
+    assert_eq!(
+        end["e"]["result"],
+        json!({"winner": "white", "reason": "resignation"})
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -212,11 +264,26 @@ async fn a_bot_sets_up_and_answers_every_move() {
             let mv = legal(&mut ws).await[0].clone();
             act(&mut ws, json!({"t": "move", "game": id, "move": mv})).await;
             let reply = event(&mut ws, "move").await;
-            assert_eq!(reply["e"]["view"]["seat"], if game == "banqi" { "first" } else { "white" });
+            assert_eq!(
+                reply["e"]["view"]["seat"],
+                if game == "banqi" { "first" } else { "white" }
+            );
             let reply = event(&mut ws, "move").await;
-            assert_eq!(reply["e"]["view"]["seat"], if game == "banqi" { "second" } else { "black" }, "{reply}");
+            assert_eq!(
+                reply["e"]["view"]["seat"],
+                if game == "banqi" { "second" } else { "black" },
+                "{reply}"
+            );
         }
     }
-    let (st, e) = http(addr, "POST", "/api/bot-games", Some(&me), Some(&json!({"game": "generals", "bot": "cmd:\"rm -rf /\""}))).await.unwrap();
+    let (st, e) = http(
+        addr,
+        "POST",
+        "/api/bot-games",
+        Some(&me),
+        Some(&json!({"game": "generals", "bot": "cmd:\"rm -rf /\""})),
+    )
+    .await
+    .unwrap();
     assert_eq!(st, 400, "{e}");
 }

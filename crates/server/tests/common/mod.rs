@@ -61,16 +61,27 @@ pub async fn start_with(name: &str, config: Config, time: Arc<ManualTime>) -> Te
 }
 
 pub async fn guest(addr: SocketAddr, name: &str) -> String {
-    let (st, v) = http(addr, "POST", "/api/guest", None, Some(&json!({"name": name})))
-        .await
-        .unwrap();
+    let (st, v) = http(
+        addr,
+        "POST",
+        "/api/guest",
+        None,
+        Some(&json!({"name": name})),
+    )
+    .await
+    .unwrap();
     assert_eq!(st, 200, "{v}");
     v["token"].as_str().unwrap().to_string()
 }
 
 /// A game between two new guests via a seek: returns the id and the seat tokens by seat
 /// index (the seek's creator takes the first seat).
-pub async fn new_game(addr: SocketAddr, game: &str, options: Value, clock: Value) -> (String, [String; 2]) {
+pub async fn new_game(
+    addr: SocketAddr,
+    game: &str,
+    options: Value,
+    clock: Value,
+) -> (String, [String; 2]) {
     let a = guest(addr, "Ana").await;
     let b = guest(addr, "Ben").await;
     let first = match game {
@@ -89,9 +100,15 @@ pub async fn new_game(addr: SocketAddr, game: &str, options: Value, clock: Value
     .unwrap();
     assert_eq!(st, 200, "{seek}");
     let id = seek["seek"]["id"].as_str().unwrap();
-    let (st, acc) = http(addr, "POST", &format!("/api/seeks/{id}/accept"), Some(&b), None)
-        .await
-        .unwrap();
+    let (st, acc) = http(
+        addr,
+        "POST",
+        &format!("/api/seeks/{id}/accept"),
+        Some(&b),
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(st, 200, "{acc}");
     let game = acc["game"].as_str().unwrap().to_string();
     let (_, me) = http(addr, "GET", "/api/me", Some(&a), None).await.unwrap();
@@ -121,10 +138,7 @@ pub async fn act(ws: &mut Ws, m: Value) -> Value {
     m["v"] = 1.into();
     m["id"] = "req".into();
     ws.send(&m).await.unwrap();
-    let r = ws
-        .until_with(|v| v["id"] == "req")
-        .await
-        .unwrap();
+    let r = ws.until_with(|v| v["id"] == "req").await.unwrap();
     assert_eq!(r["t"], "ack", "{m} → {r}");
     r
 }

@@ -120,12 +120,14 @@ function lobbyScreen() {
   const seeks = h('ul', { class: 'list', id: 'seeks', 'aria-label': 'Open seeks' });
   const live = h('ul', { class: 'list', id: 'live-games', 'aria-label': 'Live games' });
   const mine = h('ul', { class: 'list', id: 'my-games', 'aria-label': 'Your games' });
+  const ended = h('ul', { class: 'list', id: 'ended-games', 'aria-label': 'Recent games' });
   replace(main, h('div', { class: 'lobby' },
     h('div', { class: 'lobby-main' }, createForm()),
     h('div', { class: 'lobby-lists' },
       h('section', { class: 'card' }, h('h2', {}, 'Open seeks'), seeks),
       h('section', { class: 'card' }, h('h2', {}, 'Live games'), live),
-      h('section', { class: 'card' }, h('h2', {}, 'Your games'), mine))));
+      h('section', { class: 'card' }, h('h2', {}, 'Your games'), mine),
+      h('section', { class: 'card' }, h('h2', {}, 'Recent games'), ended))));
   /** @type {Map<string, any>} */
   const seekMap = new Map();
   /** @type {Map<string, any>} */
@@ -150,6 +152,15 @@ function lobbyScreen() {
   }, (open) => open && conn.send({ t: 'lobby' }));
   leave = () => conn.close();
   myGames(mine);
+  recentGames(ended);
+}
+
+/** Finished public games, newest first: each can be replayed with the full reveal. */
+async function recentGames(/** @type {HTMLElement} */ list) {
+  const r = await api('GET', '/api/games?status=ended').catch(() => null);
+  const games = (r?.games ?? []).slice(0, 8);
+  if (!games.length) return replace(list, h('li', { class: 'empty' }, 'Finished games appear here, to replay.'));
+  renderGames(list, games);
 }
 
 /** A game was made for this guest (a seek accepted, a rematch): go and play it. */
@@ -176,12 +187,13 @@ function hero() {
 
 /** @param {HTMLElement} list @param {import('./net.js').Seek[]} items */
 function renderSeeks(list, items) {
-  const mine = new Set(load().mySeeks ?? []);
+  const me = load();
+  const mine = new Set(me.mySeeks ?? []);
   if (!items.length) return replace(list, h('li', { class: 'empty' }, 'No open seeks. Create one!'));
   replace(list, ...items.map((s) => h('li', { class: 'row', dataset: { seek: s.id } },
     h('span', { class: `game-dot ${s.kind}`, 'aria-hidden': 'true' }),
     h('span', { class: 'grow' }, h('strong', {}, s.by), h('br'), h('small', {}, `${gameLabel(s.kind, s.options)} · ${clockLabel(s.clock)}`)),
-    mine.has(s.id)
+    mine.has(s.id) || (s.by_id && s.by_id === me.userId)
       ? h('button', { class: 'btn small ghost', type: 'button', onclick: () => api('DELETE', `/api/seeks/${s.id}`).catch((e) => toast(e.message, 'error')) }, 'Cancel')
       : h('button', { class: 'btn small primary', type: 'button', 'aria-label': `Accept ${s.by}'s ${spec(s.kind).title} seek`, onclick: () => acceptSeek(s.id) }, 'Accept'))));
 }
@@ -544,8 +556,14 @@ function gameScreen(/** @type {string} */ id) {
     editor = new SetupEditor({
       game: g, options: st.options ?? {}, seat: you, extra: status,
       botSetup: async () => {
-        if (!conn.send({ t: 'setup', game: id, bot: 'random' })) toast('Not connected: try again in a moment.', 'error');
-        return null;
+        // a setup made by the computer, loaded into the editor to change or accept
+        const q = new URLSearchParams({ game: g.name, options: JSON.stringify(st.options ?? {}), seat: you, bot: 'greedy' });
+        try {
+          return (await api('GET', `/api/setup?${q}`)).setup;
+        } catch (e) {
+          toast(String(/** @type {Error} */ (e).message), 'error');
+          return null;
+        }
       },
       onReady: async (p) => {
         if (!conn.send({ t: 'setup', game: id, setup: p })) throw new Error('Not connected: try again in a moment.');

@@ -6,7 +6,7 @@ import { load, save } from './settings.js';
 
 /**
  * @typedef {{base: number, inc: number}|null} TimeControl
- * @typedef {{id: string, kind: string, options: Record<string, any>, clock: TimeControl, by: string, seat?: string|null, public?: boolean}} Seek
+ * @typedef {{id: string, kind: string, options: Record<string, any>, clock: TimeControl, by: string, by_id?: string, seat?: string|null, public?: boolean}} Seek
  * @typedef {{game: string, kind: string, options?: Record<string, any>, clock?: TimeControl, players: Record<string, {name: string, bot?: string|null}>, status?: string, result?: any}} GameSummary
  */
 

@@ -1,7 +1,6 @@
 // A game as one viewer knows it, kept up to date from the server's frames
-// (docs/protocol.md: `sync` gives the whole state, each `event` one change, `legal` the moves).
-
-import { colourOf } from './record.js';
+// (docs/protocol.md: `sync` gives the whole state, each `event` one change, `legal` the moves;
+// a `start` or `move` event carries the viewer's whole new observation, so nothing is rebuilt here).
 
 /**
  * @typedef {object} GameState
@@ -64,15 +63,11 @@ export function applyEvent(st, e) {
       setClocks(st, e.clocks);
       break;
     case 'move':
-      applyView(st, e.view);
+      // the server sends the recipient's whole observation after each ply
+      st.observation = e.observation;
       st.history = [...st.history, e.view];
       st.to_move = e.to_move;
       if (e.colours) st.colours = e.colours;
-      if (st.observation) {
-        st.observation.to_move = e.to_move;
-        st.observation.ply = e.view.ply;
-        if (e.colours) st.observation.colours = e.colours;
-      }
       st.legal = [];
       st.draw_offer = null;
       setClocks(st, e.clocks);
@@ -113,72 +108,5 @@ function setClocks(st, clocks) {
   if (clocks !== undefined) {
     st.clocks = clocks;
     st.clocksAt = performance.now();
-  }
-}
-
-/**
- * Update the viewer's board from its view of one ply.
- * @param {GameState} st
- * @param {any} v
- */
-function applyView(st, v) {
-  const o = st.observation;
-  if (!o) return;
-  const b = { ...o.board };
-  o.board = b;
-  if (st.kind === 'banqi') {
-    const [from, to] = String(v.move ?? '').split('-');
-    const captured = o.captured ?? (o.captured = { red: [], black: [] });
-    if (v.action === 'flip') {
-      b[from] = { piece: v.revealed };
-      if (o.face_down_pool?.[v.revealed]) o.face_down_pool[v.revealed]--;
-    } else if (v.action === 'move') {
-      b[to] = b[from];
-      delete b[from];
-    } else if (v.action === 'capture') {
-      if (v.captured) (captured[colourOf(v.captured)] ??= []).push(v.captured);
-      b[to] = b[from];
-      delete b[from];
-    } else if (v.action === 'attempt') {
-      if (v.captured) {
-        (captured[colourOf(v.captured)] ??= []).push(v.captured);
-        b[to] = b[from];
-        delete b[from];
-      } else if (v.revealed) b[to] = { piece: v.revealed };
-    }
-    o.chain_from = v.chain_continues ? to : undefined;
-    return;
-  }
-  const mover = { ...(b[v.from] ?? { owner: v.seat }) };
-  if (v.piece) mover.piece = v.piece;
-  mover.moved = true;
-  const c = v.challenge ?? v.attack;
-  const opp = st.kind === 'generals' ? (v.seat === 'white' ? 'black' : 'white') : v.seat === 'red' ? 'blue' : 'red';
-  const elim = o.eliminated ?? (o.eliminated = {});
-  const lose = (/** @type {string} */ seat, /** @type {string|undefined} */ code) => (elim[seat] ??= []).push(code ?? '?');
-  if (!c) {
-    b[v.to] = mover;
-    delete b[v.from];
-    return;
-  }
-  const att = c.attacker ?? v.piece;
-  const def = c.defender;
-  const defender = { ...(b[v.to] ?? { owner: opp }) };
-  if (def) defender.piece = def;
-  if (c.result === 'attacker_wins') {
-    lose(opp, defender.piece);
-    if (st.kind === 'stratego') mover.known = true;
-    b[v.to] = mover;
-    delete b[v.from];
-  } else if (c.result === 'defender_wins') {
-    lose(v.seat, att ?? mover.piece);
-    if (st.kind === 'stratego') defender.known = true;
-    b[v.to] = defender;
-    delete b[v.from];
-  } else {
-    lose(v.seat, att ?? mover.piece);
-    lose(opp, defender.piece);
-    delete b[v.from];
-    delete b[v.to];
   }
 }

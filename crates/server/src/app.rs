@@ -95,7 +95,7 @@ impl Seek {
     /// The seek as JSON for clients.
     #[must_use]
     pub fn json(&self) -> Value {
-        json!({"id": self.id, "by": self.user.name, "kind": self.kind.name(),
+        json!({"id": self.id, "by": self.user.name, "by_id": self.user.id, "kind": self.kind.name(),
                "options": self.options, "clock": self.clock,
                "seat": self.seat.map(|s| self.kind.seat_name(s)), "public": self.public})
     }
@@ -116,7 +116,11 @@ pub struct App {
     lobby_tx: broadcast::Sender<Arc<str>>,
     users: Mutex<HashMap<String, Vec<Outbox>>>,
     user_games: Mutex<HashMap<String, Vec<(String, Seat)>>>,
+    ended: Mutex<std::collections::VecDeque<Value>>,
 }
+
+/// How many recently finished public games `GET /api/games?status=ended` lists.
+const RECENT_ENDED: usize = 100;
 
 impl std::fmt::Debug for App {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -146,9 +150,13 @@ impl App {
             lobby_tx,
             users: Mutex::new(HashMap::new()),
             user_games: Mutex::new(HashMap::new()),
+            ended: Mutex::new(std::collections::VecDeque::new()),
         });
         for row in &loaded.finished {
             app.index_players(row);
+            if let Some(s) = ended_summary(row) {
+                app.game_ended(s);
+            }
         }
         let n = loaded.unfinished.len();
         for (row, events) in &loaded.unfinished {
@@ -359,6 +367,20 @@ impl App {
         }
     }
 
+    /// A public game has ended: it joins the list of recently finished games.
+    pub fn game_ended(&self, summary: Value) {
+        let mut e = self.ended.lock().expect("lock");
+        e.retain(|g| g["game"] != summary["game"]);
+        e.push_front(summary);
+        e.truncate(RECENT_ENDED);
+    }
+
+    /// Recently finished public games, newest first (public facts only).
+    #[must_use]
+    pub fn recent_ended(&self) -> Vec<Value> {
+        self.ended.lock().expect("lock").iter().cloned().collect()
+    }
+
     /// Opens a seek (public) or a challenge (by link only).
     pub fn add_seek(&self, seek: Seek) {
         let j = seek.json();
@@ -391,4 +413,27 @@ impl App {
     pub fn restore_seek(&self, seek: Seek) {
         self.add_seek(seek);
     }
+}
+
+/// The public summary of a stored finished game, when it is public.
+fn ended_summary(row: &GameRow) -> Option<Value> {
+    if !row.public {
+        return None;
+    }
+    let kind: GameKind = row.kind.parse().ok()?;
+    let players: [Player; 2] = serde_json::from_str(&row.players).ok()?;
+    let mut p = serde_json::Map::new();
+    for s in Seat::BOTH {
+        let x = &players[s.index()];
+        p.insert(
+            kind.seat_name(s).into(),
+            json!({"name": x.name, "bot": x.bot}),
+        );
+    }
+    let parse = |t: &str| serde_json::from_str::<Value>(t).unwrap_or(Value::Null);
+    Some(
+        json!({"game": row.id, "kind": kind.name(), "options": parse(&row.options),
+                "clock": parse(&row.clock), "players": p, "status": "ended", "public": true,
+                "result": row.result.as_deref().map_or(Value::Null, parse)}),
+    )
 }

@@ -224,6 +224,8 @@ pub struct Game {
     draw_offer: Option<Seat>,
     rematch_offer: Option<Seat>,
     rematch: Option<String>,
+    /// The players' chat so far (for `sync`; spectators never get it).
+    chat: Vec<Value>,
     log: Vec<[Arc<str>; 3]>,
     subs: HashMap<u64, Sub>,
     online: [usize; 2],
@@ -279,6 +281,7 @@ impl Game {
             draw_offer: None,
             rematch_offer: None,
             rematch: None,
+            chat: Vec::new(),
             log: Vec::with_capacity(events.len() + 8),
             subs: HashMap::new(),
             online: [0, 0],
@@ -773,6 +776,9 @@ impl Game {
         if (!was_started && self.m.is_some()) || self.result.is_some() {
             self.app.lobby_game(&self.id, self.lobby_summary());
         }
+        if self.public && arbs.iter().any(|a| matches!(a, Arb::End { .. })) {
+            self.app.game_ended(self.summary());
+        }
         Ok(last)
     }
 
@@ -844,11 +850,15 @@ impl Game {
                 let clocks = self.clocks.json(kind, now);
                 let colours = m.seat_colours();
                 let [p0, p1] = pv.players;
+                let mut r = 0;
                 [p0, p1, pv.spectator].map(|view| {
                     let mut e = json!({"type": "move", "view": view, "to_move": to_move, "clocks": clocks});
                     if let Some(c) = colours {
                         e["colours"] = json!({kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1]});
                     }
+                    // The recipient's whole view after the ply, so clients need not rebuild it.
+                    e["observation"] = m.observe_json(viewer_of(r));
+                    r += 1;
                     e
                 })
             }
@@ -872,6 +882,8 @@ impl Game {
                 let s = Seat::from_index(*seat);
                 let e = json!({"type": "chat", "seat": self.name(s),
                                "name": self.players[*seat].name, "text": text});
+                self.chat.push(json!({"seat": self.name(s),
+                                      "name": self.players[*seat].name, "text": text}));
                 [e.clone(), e, Value::Null]
             }
             Arb::End { winner, reason } => {
@@ -974,6 +986,7 @@ impl Game {
         });
         if let Some(s) = viewer.seat() {
             st["your_setup"] = self.setups[s.index()].clone().unwrap_or(Value::Null);
+            st["chat"] = Value::Array(self.chat.clone());
         }
         if let Some(m) = &self.m {
             let commitments: serde_json::Map<String, Value> = m

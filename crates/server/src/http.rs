@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use salpakan_engine::{Copy, GameKind, Seat};
@@ -299,6 +299,87 @@ pub async fn bot_game(
     Ok(Json(
         json!({"v": 1, "game": game, "seat": c.kind.seat_name(seat),
                    "seat_token": app.seat_token(&game, seat)}),
+    ))
+}
+
+#[derive(Deserialize)]
+/// The query of `GET /api/games`.
+pub struct GamesQuery {
+    #[serde(default)]
+    status: Option<String>,
+}
+
+/// `GET /api/games?status=ended`: recently finished public games, newest first;
+/// `GET /api/games`: public games in progress.
+pub async fn games(
+    State(app): State<Arc<App>>,
+    Query(q): Query<GamesQuery>,
+) -> Result<Json<Value>> {
+    let games = match q.status.as_deref() {
+        Some("ended") => Value::Array(app.recent_ended()),
+        None | Some("playing" | "live") => app.lobby()["games"].take(),
+        Some(s) => {
+            return Err(Error::BadRequest(format!(
+                "unknown status {:?}; use ended or leave it out",
+                short(s)
+            )));
+        }
+    };
+    Ok(Json(json!({"v": 1, "games": games})))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+/// The query of `GET /api/setup`.
+pub struct SetupQuery {
+    game: String,
+    #[serde(default)]
+    options: Option<String>,
+    seat: String,
+    #[serde(default)]
+    bot: Option<String>,
+}
+
+/// `GET /api/setup?game=…&options=<JSON>&seat=…[&bot=…]`: a random setup (or one made by a
+/// bot) for one seat, for the setup editor. Nothing secret: it is made for whoever asks.
+pub async fn setup(Query(q): Query<SetupQuery>) -> Result<Json<Value>> {
+    let kind: GameKind = q.game.parse().map_err(Error::BadRequest)?;
+    let options: Value = match q.options.as_deref() {
+        None | Some("") => Value::Null,
+        Some(t) => serde_json::from_str(t)
+            .map_err(|e| Error::BadRequest(format!("\"options\" is a JSON object: {e}")))?,
+    };
+    let options = kind
+        .new_match(&options, &serde_json::Map::new(), 0)
+        .map_err(|e| Error::BadRequest(e.to_string()))?
+        .options_json();
+    let seat = kind.parse_seat(&q.seat).ok_or_else(|| {
+        Error::BadRequest(format!(
+            "unknown seat {:?}; choose {} or {}",
+            short(&q.seat),
+            kind.seat_name(Seat::First),
+            kind.seat_name(Seat::Second)
+        ))
+    })?;
+    if !kind.has_setups() {
+        return Err(Error::BadRequest(format!(
+            "{kind} has no setups: the pieces are dealt"
+        )));
+    }
+    let setup = match q.bot.as_deref() {
+        None | Some("" | "random") => kind
+            .random_setup(&options, seat, random_u64())
+            .map_err(|e| Error::BadRequest(e.to_string()))?,
+        Some(b) => {
+            let bot = Bot::parse(b)?;
+            let o = options.clone();
+            tokio::task::spawn_blocking(move || bot.choose_setup(kind, &o, seat, random_u64()))
+                .await
+                .map_err(|_| Error::Unavailable)??
+        }
+    };
+    Ok(Json(
+        json!({"v": 1, "game": kind.name(), "seat": kind.seat_name(seat), "setup": setup}),
     ))
 }
 

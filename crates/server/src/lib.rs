@@ -62,6 +62,8 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .route("/api/seeks/{id}/accept", post(http::accept_seek))
         .route("/api/bot-games", post(http::bot_game))
+        .route("/api/games", get(http::games))
+        .route("/api/setup", get(http::setup))
         .route("/api/games/{id}", get(http::game))
         .route("/api/games/{id}/seat", get(http::my_seat))
         .route("/api/games/{id}/record", get(http::record))

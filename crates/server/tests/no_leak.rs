@@ -131,6 +131,20 @@ async fn player_and_spectator_frames_do_not_depend_on_unseen_enemy_pieces() {
     if std::env::var("DUMP").is_ok() {
         eprintln!("{}\n----\n{}", w1.join("\n"), s1.join("\n"));
     }
+    // Move events carry each recipient's new observation: compared below like the rest.
+    for frames in [&w1, &s1] {
+        let moves: Vec<Value> = frames
+            .iter()
+            .map(|f| serde_json::from_str::<Value>(f).unwrap())
+            .filter(|v| v["e"]["type"] == "move")
+            .collect();
+        assert!(!moves.is_empty());
+        assert!(
+            moves
+                .iter()
+                .all(|v| v["e"]["observation"]["board"].is_object())
+        );
+    }
     assert_eq!(w1, w2, "white's frames differ");
     assert_eq!(s1, s2, "the spectator's frames differ");
     // The spectator never sees a piece code before the end.

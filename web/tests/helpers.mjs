@@ -1,7 +1,8 @@
 // Shared helpers for the browser tests: start a real server, launch Debian's Chromium,
 // record every WebSocket frame, take screenshots.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,4 +91,183 @@ export async function enter(/** @type {import('playwright-core').Page} */ page, 
 /** Messages of the game's frames, parsed. */
 export function parsed(/** @type {string[]} */ frames) {
   return frames.map((f) => { try { return JSON.parse(f); } catch { return null; } }).filter(Boolean);
+}
+
+/** Screenshot at phone and desktop sizes (the page's own size is put back afterwards). */
+export async function shotBoth(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ name) {
+  const old = page.viewportSize();
+  for (const [size, vp] of [['phone', PHONE], ['desktop', DESKTOP]]) {
+    await page.setViewportSize(vp);
+    await page.waitForTimeout(60);
+    await page.screenshot({ path: path.join(shots, `${name}-${size}.png`) });
+  }
+  if (old) await page.setViewportSize(old);
+}
+
+/** The game id of a /game/<id> or /replay/<id> page. */
+export function gameIdOf(/** @type {import('playwright-core').Page} */ page) {
+  return new URL(page.url()).pathname.split('/').pop() ?? '';
+}
+
+/** The legal moves the server sent this page for the game's current version (none if stale). */
+export function lastLegal(/** @type {string[]} */ frames, /** @type {string} */ game) {
+  return legalAt(frames, game).moves;
+}
+
+/** The game's version this page last heard of, and the legal moves sent for it. */
+export function legalAt(/** @type {string[]} */ frames, /** @type {string} */ game) {
+  let ver = -1, moves = null;
+  for (const m of parsed(frames)) {
+    if (m.game !== game) continue;
+    if (m.t === 'sync' || m.t === 'event') { ver = m.ver; moves = null; }
+    if (m.t === 'legal' && m.ver === ver) moves = m.moves;
+  }
+  return { ver, moves: moves ?? [] };
+}
+
+/** The viewer's latest observation of the game, from its frames. */
+export function lastObservation(/** @type {string[]} */ frames, /** @type {string} */ game) {
+  let obs = null;
+  for (const m of parsed(frames)) {
+    if (m.game !== game) continue;
+    if (m.t === 'sync' && m.state?.observation) obs = m.state.observation;
+    if (m.t === 'event' && m.e?.observation) obs = m.e.observation;
+    if (m.t === 'event' && m.e?.type === 'end' && m.e.reveal?.observation) obs = m.e.reveal.observation;
+  }
+  return obs;
+}
+
+/**
+ * Every frame of `game` before its end: no salt, seed, setup or deal of anyone else, no hidden
+ * rank in any observation or view. `viewer` is the seat name or 'spectator'.
+ */
+export function assertFramesClean(/** @type {string[]} */ frames, /** @type {{game: string, kind: string, viewer: string, secrets: string[]}} */ o) {
+  const seats = { generals: ['white', 'black'], stratego: ['red', 'blue'], banqi: ['first', 'second'] }[o.kind] ?? [];
+  let n = 0;
+  for (const m of parsed(frames)) {
+    if (m.game !== o.game) continue;
+    if (m.t === 'event' && m.e?.type === 'end') return n;
+    n++;
+    const text = JSON.stringify(m);
+    for (const s of o.secrets) if (s) assert.ok(!text.includes(s), `${o.viewer} saw a secret before the end: ${text.slice(0, 300)}`);
+    if (m.t === 'sync') {
+      assert.ok(m.state.reveal == null, `${o.viewer} got a reveal before the end`);
+      if (o.viewer === 'spectator') assert.ok(m.state.your_setup == null && m.state.chat == null, 'a spectator got a setup or the chat');
+    }
+    const walk = (/** @type {any} */ v, /** @type {string} */ key) => {
+      if (!v || typeof v !== 'object') return;
+      if (key === 'board') {
+        for (const [sq, x] of Object.entries(v)) {
+          const e = /** @type {any} */ (x);
+          if (o.kind === 'banqi') assert.ok(!(e.face_down && 'piece' in e), `${o.viewer} saw the face-down piece on ${sq}`);
+          else if (e.owner !== o.viewer && 'piece' in e) {
+            assert.ok(o.kind === 'stratego' && e.known, `${o.viewer} saw the hidden ${e.owner} piece on ${sq}: ${text.slice(0, 300)}`);
+          }
+        }
+      }
+      if (o.kind === 'generals' && seats.includes(v.seat) && v.seat !== o.viewer && v.from && 'piece' in v) assert.fail(`${o.viewer} saw the rank of a ${v.seat} mover`);
+      if (v.setup && typeof v.setup === 'object' && v.seat !== o.viewer) assert.fail(`${o.viewer} saw a setup`);
+      if (key !== 'reveal') for (const [k, x] of Object.entries(v)) walk(x, k);
+    };
+    walk(m, '');
+  }
+  return n;
+}
+
+/**
+ * The DOM names no piece that the viewer's latest observation hides: every piece drawn face
+ * up stands where the observation gives its rank. Retries briefly while a frame is in flight.
+ */
+export async function assertDomClean(/** @type {import('playwright-core').Page} */ page, /** @type {string[]} */ frames, /** @type {string} */ game) {
+  let problem = '';
+  for (let i = 0; i < 10; i++) {
+    const obs = lastObservation(frames, game);
+    const cells = await page.locator('.board .sq').evaluateAll((els) => els.map((e) => ({
+      sq: e.getAttribute('data-sq'), label: e.getAttribute('aria-label') ?? '',
+      piece: !!e.querySelector('.piece'), hidden: !!e.querySelector('.piece.hidden'),
+    })));
+    problem = '';
+    for (const c of cells) {
+      if (!c.piece || c.hidden) continue;
+      const e = obs?.board?.[c.sq ?? ''];
+      if (!e || !('piece' in e) || e.face_down) problem = `the DOM names the hidden piece on ${c.sq}: ${c.label}`;
+    }
+    const text = await page.locator('main').innerText();
+    if (/\b(Salt|Seed|Deal)\b/.test(text)) problem = 'the page shows a salt, seed or deal';
+    if (!problem) return;
+    await page.waitForTimeout(100);
+  }
+  assert.fail(problem);
+}
+
+/** The full record of a finished game, over HTTP. */
+export async function fullRecord(/** @type {string} */ url, /** @type {string} */ game) {
+  return (await fetch(`${url}/api/games/${game}/record`)).text();
+}
+
+/** The secrets of a full record: every salt, the seed, the setups and the deal as written. */
+export function secretsOf(/** @type {string} */ record) {
+  const out = [];
+  for (const m of record.matchAll(/\[(\w+) "([^"]*)"\]/g)) {
+    if (/Salt$|^Seed$/.test(m[1])) out.push(m[2]);
+    if (/Setup$|^Deal$/.test(m[1])) out.push(m[2]);
+  }
+  return out;
+}
+
+/** `salpakan record verify` on a record text: its exit status and output. */
+export function verifyRecord(/** @type {string} */ text) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'salpakan-rec-'));
+  const file = path.join(dir, 'game.rec');
+  writeFileSync(file, text);
+  const bin = process.env.SALPAKAN_BIN ?? path.join(repo, 'target', 'debug', 'salpakan');
+  const r = spawnSync(bin, ['record', 'verify', file], { encoding: 'utf8' });
+  rmSync(dir, { recursive: true, force: true });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+/** Sign in on a fresh page, open the lobby's form and start a game against the computer. */
+export async function botGame(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ url, /** @type {string} */ name, /** @type {{game: string, title: string, options?: Record<string,string>, clock?: string}} */ o) {
+  await enter(page, url, name);
+  await page.getByRole('radio', { name: o.title }).click();
+  for (const [k, v] of Object.entries(o.options ?? {})) await page.locator(`#opt-${k}`).selectOption(v);
+  await page.locator('#clock').selectOption(o.clock ?? 'none');
+  await page.getByRole('button', { name: 'Play the computer' }).click();
+  await page.waitForURL(/\/game\//);
+  return gameIdOf(page);
+}
+
+/**
+ * Wait until it is this page's move at a version after `turn.ver` (its legal moves have
+ * arrived) or the game is over; remembers the version in `turn`.
+ */
+export async function waitTurn(/** @type {import('playwright-core').Page} */ page, /** @type {string[]} */ frames, /** @type {string} */ game, /** @type {{ver: number}} */ turn = { ver: -1 }) {
+  for (let i = 0; i < 800; i++) {
+    if (await page.locator('.status.over').count()) return null;
+    const { ver, moves } = legalAt(frames, game);
+    if (ver > turn.ver && moves.length && (await page.locator('.status').textContent()) === 'Your move.') {
+      turn.ver = ver;
+      return moves;
+    }
+    await page.waitForTimeout(25);
+  }
+  throw new Error('it never became this page\'s turn');
+}
+
+/** Play `move` by clicking its squares on the board (a Banqi flip is one click). */
+export async function clickMove(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ move) {
+  const [from, to] = move.split('-');
+  await page.locator(`.board [data-sq="${from}"]`).click();
+  if (to) {
+    // the destinations are highlighted once the piece is selected
+    const target = page.locator(`.board [data-sq="${to}"].target`);
+    try {
+      await target.waitFor({ timeout: 5000 });
+    } catch (e) {
+      const dbg = await page.evaluate(([f, t]) => ({ from: document.querySelector(`[data-sq="${f}"]`)?.getAttribute('aria-label'), to: document.querySelector(`[data-sq="${t}"]`)?.getAttribute('aria-label'), sel: document.querySelector('.sq.selected')?.getAttribute('data-sq'), targets: [...document.querySelectorAll('.sq.target')].map((x) => x.getAttribute('data-sq')), status: document.querySelector('.status')?.textContent }), [from, to]);
+      await page.screenshot({ path: path.join(shots, 'debug-clickmove.png') });
+      throw new Error(`no highlighted ${to} after clicking ${from} (${move}): ${JSON.stringify(dbg)}`);
+    }
+    await target.click();
+  }
 }

@@ -403,6 +403,8 @@ function gameScreen(/** @type {string} */ id) {
   let flash = new Set();
   /** @type {{from:string,to:string}|null} */
   let last = null;
+  /** what the player is typing in the chat: kept while the panel is redrawn */
+  let chatDraft = '';
 
   const root = h('div', { class: 'game-screen' }, h('p', { class: 'card' }, 'Connecting…'));
   replace(main, root);
@@ -434,6 +436,11 @@ function gameScreen(/** @type {string} */ id) {
     if (msg.ver !== st.ver + 1) {
       // a gap: ask for the whole state again
       conn.send({ t: 'join', game: id, seat_token: token ?? undefined });
+      return;
+    }
+    if (msg.e == null) {
+      // an event this viewer may see nothing of (the players' chat, for a spectator)
+      st.ver = msg.ver;
       return;
     }
     const wasOver = st.status === 'ended';
@@ -482,12 +489,14 @@ function gameScreen(/** @type {string} */ id) {
     }
     const bottom = you ?? seats[0];
     const top = seats[1 - seats.indexOf(bottom)];
+    const typing = document.activeElement?.id === 'chat-input';
     root.replaceChildren(
       h('div', { class: 'play-area' },
         playerBar(g, top, 'top'),
         h('div', { class: 'board-wrap' }, board.el),
         playerBar(g, bottom, 'bottom')),
       sidePanel(g));
+    if (typing) document.getElementById('chat-input')?.focus();
     renderBoard();
   }
 
@@ -659,12 +668,13 @@ function gameScreen(/** @type {string} */ id) {
   }
 
   function chatBox() {
-    const input = h('input', { id: 'chat-input', maxlength: '300', autocomplete: 'off', placeholder: st.seat ? 'Say something' : 'Chat (players only)', disabled: !st.seat });
+    const input = h('input', { id: 'chat-input', maxlength: '300', autocomplete: 'off', placeholder: st.seat ? 'Say something' : 'Chat (players only)', disabled: !st.seat, value: chatDraft,
+      oninput: () => { chatDraft = input.value; } });
     const log = h('ul', { class: 'chat-log', id: 'chat-log', 'aria-label': 'Chat' });
     const form = h('form', { class: 'chat', onsubmit: (/** @type {Event} */ e) => {
       e.preventDefault();
       const text = input.value.trim();
-      if (text && conn.send({ t: 'chat', game: id, text })) input.value = '';
+      if (text && conn.send({ t: 'chat', game: id, text })) { input.value = ''; chatDraft = ''; }
     } }, h('label', { for: 'chat-input', class: 'sr-only' }, 'Chat message'), log, h('div', { class: 'inline' }, input, h('button', { class: 'btn small', type: 'submit', disabled: !st.seat }, 'Send')));
     queueMicrotask(drawChat);
     return h('details', { class: 'chat-box', open: true }, h('summary', {}, 'Chat'), form);

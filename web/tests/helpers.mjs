@@ -83,9 +83,13 @@ export async function shot(/** @type {import('playwright-core').Page} */ page, /
 /** Choose a name on the landing page. */
 export async function enter(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ url, /** @type {string} */ name) {
   await page.goto(url);
-  await page.getByLabel('Your name').fill(name);
+  const form = page.getByRole('heading', { name: 'New game' });
+  const field = page.getByLabel('Your name');
+  await form.or(field).first().waitFor();
+  if (await form.count()) return; // this browser already has a name
+  await field.fill(name);
   await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('heading', { name: 'New game' }).waitFor();
+  await form.waitFor();
 }
 
 /** Messages of the game's frames, parsed. */
@@ -146,7 +150,9 @@ export function assertFramesClean(/** @type {string[]} */ frames, /** @type {{ga
   let n = 0;
   for (const m of parsed(frames)) {
     if (m.game !== o.game) continue;
-    if (m.t === 'event' && m.e?.type === 'end') return n;
+    // the game is over with its end event, or with the move that ends it (whose observation
+    // is already the one after the end)
+    if (m.t === 'event' && (m.e?.type === 'end' || m.e?.observation?.result)) return n;
     n++;
     const text = JSON.stringify(m);
     for (const s of o.secrets) if (s) assert.ok(!text.includes(s), `${o.viewer} saw a secret before the end: ${text.slice(0, 300)}`);

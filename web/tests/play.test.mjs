@@ -40,7 +40,7 @@ async function playOne(page, frames, game, ply) {
 function assertNoLeak(frames, { game, kind, viewer, secrets }) {
   const seats = kind === 'generals' ? ['white', 'black'] : ['red', 'blue'];
   for (const m of parsed(frames)) {
-    if (m.t === 'event' && m.e?.type === 'end') break;
+    if (m.t === 'event' && (m.e?.type === 'end' || m.e?.observation?.result)) break;
     if (m.game && m.game !== game) continue;
     const text = JSON.stringify(m);
     for (const s of secrets) assert.ok(!text.includes(s), `${viewer} saw a secret before the end: ${text.slice(0, 300)}`);

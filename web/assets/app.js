@@ -324,9 +324,9 @@ function challengeScreen(/** @type {string} */ id) {
 // ---------------------------------------------------------------- the game
 
 const REASONS = /** @type {Record<string,string>} */ ({
-  flag_captured: 'the Flag was captured', flag_reached: 'the Flag reached the far rank', resignation: 'resignation', agreement: 'agreement',
-  time: 'time', abandonment: 'abandonment', forfeit: 'forfeit', quiet_plies: 'too many moves without a capture', no_legal_moves: 'no legal move left',
-  no_moves: 'no movable piece left', no_pieces_left: 'no pieces left', repetition: 'repetition', both_no_moves: 'neither side can move',
+  flag_captured: 'by capturing the Flag', flag_reached: 'with the Flag on the far rank', resignation: 'by resignation', agreement: 'by agreement',
+  time: 'on time', abandonment: 'by abandonment', forfeit: 'by forfeit', quiet_plies: 'after too many moves without a capture', no_legal_moves: 'as no legal move was left',
+  no_moves: 'as no movable piece was left', no_pieces_left: 'as no pieces were left', repetition: 'by repetition', both_no_moves: 'as neither side could move',
 });
 
 /** @param {string} game @param {{winner: string|null, reason: string}} r */
@@ -634,7 +634,7 @@ function gameScreen(/** @type {string} */ id) {
     const you = st.seat;
     const plies = st.history ?? [];
     const status = st.result
-      ? `${st.result.winner ? (st.result.winner === you ? 'You won' : `${playerName(st.result.winner)} won`) : 'Draw'}${REASONS[st.result.reason] ? ' by ' + REASONS[st.result.reason] : ''}.`
+      ? `${st.result.winner ? (st.result.winner === you ? 'You won' : `${playerName(st.result.winner)} won`) : 'Draw'}${REASONS[st.result.reason] ? ' ' + REASONS[st.result.reason] : ''}.`
       : st.status === 'setup' ? (you && st.setups?.[you] ? 'Ready. Waiting for your opponent’s setup…' : 'The players are setting up.')
       : you ? (st.to_move === you ? 'Your move.' : `${playerName(st.to_move ?? '')} to move.`)
       : `Watching · ${playerName(st.to_move ?? '')} to move.`;
@@ -729,19 +729,20 @@ async function replayScreen(/** @type {string} */ id) {
     moves.querySelectorAll('li').forEach((li, j) => li.classList.toggle('current', j === at - 1));
   };
   slider.addEventListener('input', () => show(Number(slider.value)));
+  const resultWords = rep.tags.Result === '1-0' ? `${cap(g.seats[0])} won` : rep.tags.Result === '0-1' ? `${cap(g.seats[1])} won` : rep.tags.Result && rep.tags.Result !== '*' ? 'Draw' : 'Unfinished';
   const players = `${rep.tags.White ?? rep.tags.Red ?? rep.tags.First ?? ''}${rep.tags.Black || rep.tags.Blue || rep.tags.Second ? ' vs ' + (rep.tags.Black ?? rep.tags.Blue ?? rep.tags.Second) : ''}`;
   replace(main, h('div', { class: 'game-screen replay' },
     h('div', { class: 'play-area' }, h('div', { class: 'board-wrap' }, board.el)),
     h('aside', { class: 'side-panel' },
       h('h1', {}, `Replay: ${g.title}`),
       players ? h('p', {}, players) : null,
-      h('p', { class: 'muted' }, `Result ${rep.tags.Result ?? '*'}${rep.tags.Reason ? ` (${REASONS[rep.tags.Reason] ?? rep.tags.Reason})` : ''}`),
+      h('p', { class: 'muted result-line' }, `${resultWords}${rep.tags.Reason ? ` ${REASONS[rep.tags.Reason] ?? rep.tags.Reason}` : ''} (${rep.tags.Result ?? '*'})`),
       h('label', { for: 'replay-ply' }, 'Move'), slider, label,
-      h('div', { class: 'btn-row' },
-        h('button', { class: 'btn small', type: 'button', 'aria-label': 'First', onclick: () => show(0) }, '⏮'),
-        h('button', { class: 'btn small', type: 'button', 'aria-label': 'Previous move', onclick: () => show(at - 1) }, '◀'),
-        h('button', { class: 'btn small', type: 'button', 'aria-label': 'Next move', onclick: () => show(at + 1) }, '▶'),
-        h('button', { class: 'btn small', type: 'button', 'aria-label': 'Last', onclick: () => show(rep.positions.length - 1) }, '⏭'),
+      h('div', { class: 'btn-row wrap' },
+        h('button', { class: 'btn small icon', type: 'button', 'aria-label': 'First', onclick: () => show(0), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h2v14H6zM20 5v14L9 12z" fill="currentColor"/></svg>' }),
+        h('button', { class: 'btn small icon', type: 'button', 'aria-label': 'Previous move', onclick: () => show(at - 1), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M18 5v14L7 12z" fill="currentColor"/></svg>' }),
+        h('button', { class: 'btn small icon', type: 'button', 'aria-label': 'Next move', onclick: () => show(at + 1), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5v14l11-7z" fill="currentColor"/></svg>' }),
+        h('button', { class: 'btn small icon', type: 'button', 'aria-label': 'Last', onclick: () => show(rep.positions.length - 1), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16 5h2v14h-2zM4 5v14l11-7z" fill="currentColor"/></svg>' }),
         h('a', { class: 'btn small', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, 'Download record')),
       h('details', { class: 'moves-box', open: true }, h('summary', {}, `Moves (${rep.plies.length})`), moves))));
   document.addEventListener('keydown', function key(e) {

@@ -113,6 +113,22 @@ const BANQI = {
   n: ['Black Horse', '馬'], c: ['Black Cannon', '砲'], p: ['Black Soldier', '卒'],
 };
 
+/** Latin letters for Banqi pieces, where the browser has no font for the characters. */
+const BANQI_LATIN = { k: 'G', g: 'A', m: 'E', r: 'R', n: 'H', c: 'C', p: 'S' };
+
+/** Whether the browser can draw Chinese characters (else tofu boxes would show). */
+function canDrawHanzi() {
+  try {
+    const c = document.createElement('canvas').getContext('2d');
+    if (!c) return true;
+    // a missing glyph is drawn as the same box for both strings
+    c.font = '40px "Noto Serif CJK SC", "Noto Sans CJK SC", "Songti SC", "SimSun", serif';
+    return c.measureText('帥將').width !== c.measureText('\uE000\uE001').width;
+  } catch {
+    return true;
+  }
+}
+
 /** Short English labels shown under Generals insignia. */
 const GENERALS_SHORT = {
   '5G': '5★', '4G': '4★', '3G': '3★', '2G': '2★', '1G': '1★', COL: 'COL', LTC: 'LTC', MAJ: 'MAJ',
@@ -150,10 +166,12 @@ function spriteMarkup() {
   }
   s += '<symbol id="st-back" viewBox="0 0 100 100"><rect x="6" y="6" width="88" height="88" rx="10" class="tile back"/>' +
     '<path d="M50 24 L70 50 L50 76 L30 50 Z" class="back-mark"/><circle cx="50" cy="50" r="6" class="back-inner"/></symbol>';
+  const hanzi = canDrawHanzi();
   for (const [code, [, ch]] of Object.entries(BANQI)) {
+    const label = hanzi ? ch : BANQI_LATIN[/** @type {keyof BANQI_LATIN} */ (code.toLowerCase())];
     s += `<symbol id="${symbolId('banqi', code)}" viewBox="0 0 100 100">` +
       '<circle cx="50" cy="50" r="44" class="disc"/><circle cx="50" cy="50" r="36" class="ring"/>' +
-      `<text x="50" y="51" class="hanzi">${ch}</text></symbol>`;
+      `<text x="50" y="51" class="${hanzi ? 'hanzi' : 'latin'}">${label}</text></symbol>`;
   }
   s += '<symbol id="bq-back" viewBox="0 0 100 100"><circle cx="50" cy="50" r="44" class="disc back"/>' +
     '<circle cx="50" cy="50" r="34" class="back-inner"/><circle cx="50" cy="50" r="20" class="back-mark"/></symbol>';
@@ -183,7 +201,8 @@ const SHAPE_STYLE = {
   'disc': 'fill: var(--tile); stroke: var(--edge); stroke-width: 3;',
   'disc.back': 'fill: #8a6a3f;',
   'ring': 'fill: none; stroke: var(--ink); stroke-width: 2.5;',
-  'hanzi': 'font: 700 48px "Noto Serif CJK SC", "Noto Sans CJK SC", "Songti SC", "SimSun", serif; fill: var(--ink); text-anchor: middle; dominant-baseline: central;'
+  'hanzi': "font: 700 48px 'Noto Serif CJK SC', 'Noto Sans CJK SC', 'Songti SC', SimSun, serif; fill: var(--ink); text-anchor: middle; dominant-baseline: central;",
+  'latin': "font: 700 40px Georgia, 'DejaVu Serif', serif; fill: var(--ink); text-anchor: middle; dominant-baseline: central;"
 };
 
 /** Turn class="a b" into the matching inline style. */

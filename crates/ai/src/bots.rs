@@ -83,7 +83,7 @@ pub fn mcts_params<G: AiGame>(spec: &BotSpec) -> MctsParams {
         depth: spec
             .param("depth")
             .map_or(G::ROLLOUT_DEPTH, |d| d.min(10_000) as u32),
-        exploration: spec.param("c").map_or(0.7, |c| c as f64 / 100.0),
+        exploration: spec.param("c").map_or(G::EXPLORATION, |c| c as f64 / 100.0),
     }
 }
 

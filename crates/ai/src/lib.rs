@@ -24,7 +24,7 @@
 pub mod arena;
 pub mod belief;
 pub mod bots;
-mod games;
+pub mod games;
 mod knowledge;
 pub mod mcts;
 pub mod protocol;

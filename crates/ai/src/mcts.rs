@@ -121,18 +121,21 @@ pub fn search<G: AiGame>(
             if moves.is_empty() {
                 break;
             }
-            let untried: Vec<G::Move> = moves
-                .iter()
-                .copied()
-                .filter(|m| {
-                    !nodes[node]
-                        .children
-                        .iter()
-                        .any(|&c| nodes[c].mv == Some(*m))
-                })
-                .collect();
-            if !untried.is_empty() {
-                let mv = untried[rng.random_range(0..untried.len())];
+            // Untried moves legal here (children are few: a linear scan, no allocation).
+            let tried = |m: &G::Move| {
+                nodes[node]
+                    .children
+                    .iter()
+                    .any(|&c| nodes[c].mv == Some(*m))
+            };
+            let untried = moves.iter().filter(|m| !tried(m)).count();
+            if untried > 0 {
+                let pick = rng.random_range(0..untried);
+                let mv = *moves
+                    .iter()
+                    .filter(|m| !tried(m))
+                    .nth(pick)
+                    .expect("counted");
                 let child = nodes.len();
                 nodes.push(Node {
                     mv: Some(mv),
@@ -144,7 +147,8 @@ pub fn search<G: AiGame>(
                 });
                 nodes[node].children.push(child);
                 // Availability of the siblings legal here.
-                for &c in &nodes[node].children.clone() {
+                for i in 0..nodes[node].children.len() {
+                    let c = nodes[node].children[i];
                     if nodes[c].mv.is_some_and(|m| moves.contains(&m)) {
                         nodes[c].avail += 1;
                     }
@@ -156,8 +160,8 @@ pub fn search<G: AiGame>(
             }
             let mut best = usize::MAX;
             let mut best_score = f64::MIN;
-            let children = nodes[node].children.clone();
-            for c in children {
+            for i in 0..nodes[node].children.len() {
+                let c = nodes[node].children[i];
                 let Some(m) = nodes[c].mv else { continue };
                 if !moves.contains(&m) {
                     continue;
@@ -183,11 +187,13 @@ pub fn search<G: AiGame>(
         }
         // Rollout.
         for _ in 0..params.depth {
-            let Some(mv) = g.random_move(rng) else { break };
+            let Some(mv) = G::playout_move(&g, rng) else {
+                break;
+            };
             G::before_play(&mut g, mv, rng);
             g.play_unchecked(mv);
         }
-        let v = G::evaluate(&g, me);
+        let v = G::search_evaluate(&g, me);
         nodes[0].visits += 1;
         for &n in &path {
             let node = &mut nodes[n];

@@ -166,3 +166,86 @@ fn setups_have_variety_and_keep_the_generals_flag_back() {
     );
     assert!(choose_setup(&bot, GameKind::Banqi, &opts, Seat::First, 1).is_err());
 }
+
+mod search_rules {
+    use salpakan_ai::games::{banqi as bq, generals as gg};
+    use salpakan_engine::banqi::{Banqi, BanqiOptions, Color, Move};
+    use salpakan_engine::generals::{Generals, GeneralsOptions, Piece, Setup, Setups, Square};
+    use salpakan_engine::{Game, Seat, rng_from_seed};
+
+    fn banqi(rows: &str) -> Banqi {
+        Banqi::from_diagram(&BanqiOptions::default(), rows, Color::Red, Seat::First).unwrap()
+    }
+
+    #[test]
+    fn banqi_playouts_prefer_captures() {
+        // Red's Chariot on b4 can take the black Horse on b5; Red has quiet moves too.
+        let g = banqi(". . . .\n. . . .\n. . . .\n. n . .\n. R . .\n. . . .\n. . . P\n. . . k");
+        let take = Move::Step {
+            from: "b4".parse().unwrap(),
+            to: "b5".parse().unwrap(),
+        };
+        let mut rng = rng_from_seed(3);
+        let hits = (0..200)
+            .filter(|_| bq::playout_move(&g, &mut rng) == Some(take))
+            .count();
+        assert!(hits >= 170, "the capture was chosen {hits} times of 200");
+    }
+
+    #[test]
+    fn banqi_search_evaluation_rewards_closing_in_on_a_piece_it_can_take() {
+        // The red General far from, then close to, a black Advisor it takes safely.
+        let far = banqi(". . . g\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nK . . .");
+        let near = banqi(". . . g\n. . . .\n. . K .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .");
+        // The greedy bot's evaluation does not see the difference; the search's does.
+        assert!((bq::evaluate(&far, Seat::First) - bq::evaluate(&near, Seat::First)).abs() < 1e-9);
+        assert!(bq::search_evaluate(&near, Seat::First) > bq::search_evaluate(&far, Seat::First));
+    }
+
+    #[test]
+    fn generals_search_sees_a_piece_next_to_the_flag_as_a_threat() {
+        let o = GeneralsOptions::default();
+        let army = &o.army;
+        let s = |f: u8, r: u8| Square::new(f, r).unwrap();
+        // First: the Flag on e3, the rest on ranks 1-2 and a3, b3.
+        let mut free: Vec<Square> = (0..2)
+            .flat_map(|r| (0..9).map(move |f| s(f, r)))
+            .chain([s(0, 2), s(1, 2)])
+            .collect();
+        let mut first = vec![(s(4, 2), Piece::Flag)];
+        let mut second = vec![(s(4, 5), Piece::Private)];
+        let mut free2: Vec<Square> = (6..8)
+            .flat_map(|r| (0..9).map(move |f| s(f, r)))
+            .chain([s(0, 5), s(1, 5)])
+            .collect();
+        let mut flag_done = false;
+        let mut private_done = false;
+        for p in army.pieces() {
+            if p == Piece::Flag && !flag_done {
+                flag_done = true;
+            } else {
+                first.push((free.pop().unwrap(), p));
+            }
+            if p == Piece::Private && !private_done {
+                private_done = true;
+            } else {
+                second.push((free2.pop().unwrap(), p));
+            }
+        }
+        let setups = Setups([
+            Setup::new(Seat::First, army, &first).unwrap(),
+            Setup::new(Seat::Second, army, &second).unwrap(),
+        ]);
+        let mut g = Generals::start(&o, setups).unwrap();
+        for mv in ["a3-a4", "e6-e5", "b3-b4", "e5-e4", "a4-a5"] {
+            g.play(<Generals as Game>::parse_token(mv).unwrap())
+                .unwrap();
+        }
+        // The Private on e4 stands next to the Flag on e3, Second to move.
+        assert_eq!(g.to_move(), Some(Seat::Second));
+        let plain = gg::evaluate(&g, Seat::Second);
+        let seen = gg::search_evaluate(&g, Seat::Second);
+        assert!(seen > plain + 0.2 && seen > 0.85, "{plain} -> {seen}");
+        assert!((gg::search_evaluate(&g, Seat::First) - (1.0 - seen)).abs() < 1e-9);
+    }
+}

@@ -2,7 +2,9 @@
 
 use rand::Rng;
 use rand::seq::SliceRandom;
-use salpakan_engine::banqi::{Action, Banqi, BanqiView, Deal, Kind, Move, Piece, Square};
+use salpakan_engine::banqi::{
+    Action, Banqi, BanqiOptions, BanqiView, Deal, Kind, Move, Piece, Ruleset, Square,
+};
 use salpakan_engine::{Game, GameRng, Seat};
 
 use super::{AiGame, replay, squash, terminal};
@@ -139,6 +141,125 @@ pub fn evaluate(g: &Banqi, seat: Seat) -> f64 {
     squash(score)
 }
 
+/// Whether kind `a` takes kind `v` by a one-square move (the engine's capture table).
+fn takes(o: &BanqiOptions, a: Kind, v: Kind) -> bool {
+    let order: [Kind; 7] = match o.ruleset {
+        Ruleset::Taiwan | Ruleset::Mainland => Kind::ALL,
+        Ruleset::HongKong => [
+            Kind::General,
+            Kind::Chariot,
+            Kind::Horse,
+            Kind::Cannon,
+            Kind::Advisor,
+            Kind::Elephant,
+            Kind::Soldier,
+        ],
+    };
+    let rank = |k: Kind| order.iter().position(|&x| x == k).unwrap_or(7);
+    if a == Kind::Cannon && o.ruleset == Ruleset::Taiwan {
+        return o.cannon_direct && matches!(v, Kind::Soldier | Kind::Cannon);
+    }
+    if a == Kind::Cannon && o.cannon_direct && matches!(v, Kind::Soldier | Kind::Cannon) {
+        return true;
+    }
+    match (a, v) {
+        (Kind::General, Kind::Soldier) => o.ruleset == Ruleset::Mainland,
+        (Kind::Soldier, Kind::General) => true,
+        _ => rank(a) <= rank(v),
+    }
+}
+
+/// The value of the best capture `mv` makes on `g` (0 for other moves).
+fn capture_value(g: &Banqi, mv: Move) -> f64 {
+    match mv {
+        Move::Step { to, .. } => match g.at(to) {
+            Some((p, false)) => value(p.kind),
+            _ => 0.0,
+        },
+        _ => 0.0,
+    }
+}
+
+/// A playout move: the most valuable capture nine times in ten when there is one, else a
+/// uniformly random legal move.
+pub fn playout_move(g: &Banqi, rng: &mut GameRng) -> Option<Move> {
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return None;
+    }
+    if rng.random_bool(0.9) {
+        let mut best = 0.0;
+        let mut pick = None;
+        for &mv in &moves {
+            let v = capture_value(g, mv);
+            if v > best {
+                best = v;
+                pick = Some(mv);
+            }
+        }
+        if pick.is_some() {
+            return pick;
+        }
+    }
+    Some(moves[rng.random_range(0..moves.len())])
+}
+
+/// Pressure of `colour`'s face-up pieces: for each (Cannons aside), the best enemy face-up
+/// piece it takes and that cannot take it back, by value over one plus the distance.
+fn pressure(g: &Banqi, colour: usize) -> f64 {
+    let o = g.options();
+    let mut up: [Vec<(Square, Kind)>; 2] = [Vec::new(), Vec::new()];
+    for s in Square::all() {
+        if let Some((p, false)) = g.at(s) {
+            up[p.color as usize].push((s, p.kind));
+        }
+    }
+    let mut total = 0.0;
+    for &(s, a) in &up[colour] {
+        if a == Kind::Cannon {
+            continue;
+        }
+        let mut best = 0.0f64;
+        for &(t, v) in &up[1 - colour] {
+            if takes(o, a, v) && !takes(o, v, a) {
+                let d = (i16::from(s.file()) - i16::from(t.file())).abs()
+                    + (i16::from(s.rank()) - i16::from(t.rank())).abs();
+                best = best.max(value(v) / f64::from(1 + d));
+            }
+        }
+        total += best;
+    }
+    total
+}
+
+/// The search's evaluation: [`evaluate`] plus pressure (pieces closing in on enemy pieces
+/// they can take safely), weighted up for the side ahead in material so that a winning
+/// side makes progress instead of drifting into the quiet-ply draw.
+#[must_use]
+pub fn search_evaluate(g: &Banqi, seat: Seat) -> f64 {
+    if let Some(v) = terminal(g, seat) {
+        return v;
+    }
+    let base = evaluate(g, seat);
+    let Some(mine) = g.colour_of(seat) else {
+        return base;
+    };
+    let me = mine as usize;
+    let mut material = [0.0f64; 2];
+    for s in Square::all() {
+        if let Some((p, _)) = g.at(s) {
+            material[p.color as usize] += value(p.kind);
+        }
+    }
+    let lead = material[me] - material[1 - me];
+    let weight = |l: f64| 0.04 * (1.0 + l.clamp(0.0, 6.0) / 2.0);
+    let extra = weight(lead) * pressure(g, me) - weight(-lead) * pressure(g, 1 - me);
+    // Back to the logit, add, squash again.
+    let logit = (base.clamp(1e-9, 1.0 - 1e-9) / (1.0 - base.clamp(1e-9, 1.0 - 1e-9))).ln();
+    squash(logit + extra)
+}
+
 impl AiGame for Banqi {
     type Belief = DealBelief;
     const ROLLOUT_DEPTH: u32 = 4;
@@ -161,5 +282,13 @@ impl AiGame for Banqi {
 
     fn evaluate(g: &Self, seat: Seat) -> f64 {
         evaluate(g, seat)
+    }
+
+    fn search_evaluate(g: &Self, seat: Seat) -> f64 {
+        search_evaluate(g, seat)
+    }
+
+    fn playout_move(g: &Self, rng: &mut GameRng) -> Option<Move> {
+        playout_move(g, rng)
     }
 }

@@ -5,7 +5,7 @@ use salpakan_engine::generals::{
     Duel, FlagRule, Generals, GeneralsOptions, GeneralsView, Move, Piece, RANKS, Setup, Setups,
     Square, duel,
 };
-use salpakan_engine::{GameKind, GameOptions, GameRng, Seat, rng_from_seed};
+use salpakan_engine::{Game, GameKind, GameOptions, GameRng, Seat, rng_from_seed};
 
 use super::{AiGame, replay, squash, terminal};
 use crate::belief::{Belief, Token, mask};
@@ -358,9 +358,43 @@ pub fn evaluate(g: &Generals, seat: Seat) -> f64 {
     squash(score)
 }
 
+/// The search's evaluation: [`evaluate`], plus the immediate threat on a Flag: when the
+/// side to move has a piece next to the other side's Flag (in this sample), it takes the
+/// Flag next ply, so the position is nearly won for the mover.
+#[must_use]
+pub fn search_evaluate(g: &Generals, seat: Seat) -> f64 {
+    if let Some(v) = terminal(g, seat) {
+        return v;
+    }
+    let base = evaluate(g, seat);
+    let Some(mover) = g.to_move() else {
+        return base;
+    };
+    let flag = Square::all().find(|&s| g.at(s) == Some((mover.other(), Piece::Flag)));
+    let Some(f) = flag else {
+        return base;
+    };
+    let threat = Square::all().any(|s| {
+        let d = (i16::from(s.file()) - i16::from(f.file())).abs()
+            + (i16::from(s.rank()) - i16::from(f.rank())).abs();
+        d == 1 && matches!(g.at(s), Some((o, _)) if o == mover)
+    });
+    if !threat {
+        return base;
+    }
+    let logit = (base.clamp(1e-9, 1.0 - 1e-9) / (1.0 - base.clamp(1e-9, 1.0 - 1e-9))).ln();
+    let sign = if mover == seat { 1.0 } else { -1.0 };
+    squash(logit + sign * 3.0)
+}
+
 impl AiGame for Generals {
     type Belief = Belief;
     const ROLLOUT_DEPTH: u32 = 0;
+    const EXPLORATION: f64 = 0.4;
+
+    fn search_evaluate(g: &Self, seat: Seat) -> f64 {
+        search_evaluate(g, seat)
+    }
 
     fn view_move(view: &GeneralsView) -> Move {
         Move {

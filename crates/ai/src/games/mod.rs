@@ -33,8 +33,23 @@ pub trait AiGame: Game {
     /// How good the (determinized) position is for `seat`, from 0 (lost) to 1 (won).
     fn evaluate(g: &Self, seat: Seat) -> f64;
 
+    /// The evaluation at the search's leaves: by default [`AiGame::evaluate`]. A game may
+    /// give the search more (Banqi: pressure towards pieces it can safely take); the
+    /// one-ply `greedy` bot keeps [`AiGame::evaluate`].
+    fn search_evaluate(g: &Self, seat: Seat) -> f64 {
+        Self::evaluate(g, seat)
+    }
+
+    /// A playout move after the tree: by default uniform over the legal moves.
+    fn playout_move(g: &Self, rng: &mut GameRng) -> Option<Self::Move> {
+        g.random_move(rng)
+    }
+
     /// Rollout plies before the evaluation, by default.
     const ROLLOUT_DEPTH: u32;
+
+    /// The search's UCB exploration constant, by default (`c` overrides it).
+    const EXPLORATION: f64 = 0.7;
 }
 
 /// Plays `moves` on `g` (known legal: they were played in the real game).

@@ -180,7 +180,7 @@ mod search_rules {
     #[test]
     fn banqi_playouts_prefer_captures() {
         // Red's Chariot on b4 can take the black Horse on b5; Red has quiet moves too.
-        let g = banqi(". . . .\n. . . .\n. . . .\n. n . .\n. R . .\n. . . .\n. . . P\n. . . k");
+        let g = banqi(". . . .\n. . . .\n. . . .\n. n . .\n. R . .\n. . . .\n. . . N\n. . . k");
         let take = Move::Step {
             from: "b4".parse().unwrap(),
             to: "b5".parse().unwrap(),

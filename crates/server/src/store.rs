@@ -7,6 +7,7 @@
 //! per-recipient JSON that was sent. A game is rebuilt on start-up by applying its events.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -45,7 +46,7 @@ pub struct EventRow {
     /// Clocks after it (JSON of [`crate::clock::StoredClocks`]).
     pub clocks: String,
     /// What each seat was sent (`null` when nothing) and what spectators were sent.
-    pub views: [String; 3],
+    pub views: [Arc<str>; 3],
 }
 
 /// A stored guest.
@@ -112,16 +113,40 @@ CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, kind TEXT NOT NULL, optio
   seed TEXT NOT NULL, clock TEXT NOT NULL, players TEXT NOT NULL, public INTEGER NOT NULL,
   result TEXT);
 CREATE TABLE IF NOT EXISTS events (game TEXT NOT NULL, ver INTEGER NOT NULL, arb TEXT NOT NULL,
-  clocks TEXT NOT NULL, p0 TEXT NOT NULL, p1 TEXT NOT NULL, spec TEXT NOT NULL,
-  PRIMARY KEY (game, ver)) WITHOUT ROWID;
+  clocks TEXT NOT NULL, p0 TEXT NOT NULL, p1 TEXT NOT NULL, spec TEXT NOT NULL);
 ";
+/// Events are appended in commit order (a rowid table: each group commit writes a few
+/// pages at the end of the table) and found by game through this index. Databases made
+/// before this kept events in a `WITHOUT ROWID` table keyed by (game, ver), which needs no
+/// index.
+const EVENTS_INDEX: &str =
+    "CREATE UNIQUE INDEX IF NOT EXISTS events_game_ver ON events (game, ver)";
 
 fn open_conn(path: &Path) -> rusqlite::Result<Connection> {
     let c = Connection::open(path)?;
     c.pragma_update(None, "journal_mode", "WAL")?;
     c.pragma_update(None, "synchronous", "FULL")?;
+    // The WAL file is kept (up to this size) and overwritten from its start after each
+    // complete checkpoint, rather than truncated and grown again: appending to a file makes
+    // its sync wait for a filesystem journal commit, overwriting does not.
+    c.pragma_update(None, "journal_size_limit", WAL_KEEP_BYTES)?;
     c.busy_timeout(std::time::Duration::from_secs(5))?;
     Ok(c)
+}
+
+/// The WAL file size kept for reuse.
+const WAL_KEEP_BYTES: i64 = 256 << 20;
+/// WAL frames after which the writer finishes the checkpoint itself (between two group
+/// commits), so that its next transaction starts the WAL again from its beginning.
+const WAL_RESTART_FRAMES: i64 = 16_384;
+/// How often the checkpointer copies the WAL into the database.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// `PRAGMA wal_checkpoint(PASSIVE)`: (busy, frames in the WAL, frames checkpointed).
+fn checkpoint(c: &Connection) -> rusqlite::Result<(i64, i64, i64)> {
+    c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+    })
 }
 
 fn storage(e: impl std::fmt::Display) -> Error {
@@ -135,8 +160,30 @@ impl Store {
     /// # Errors
     /// When the file cannot be opened or is not a salpakan database.
     pub fn open(path: &Path) -> Result<(Store, Loaded)> {
+        Store::open_with(path, WAL_RESTART_FRAMES)
+    }
+
+    /// [`Store::open`], with the WAL started over once it holds `restart_frames` frames
+    /// (tests use a small number to go through many restarts).
+    ///
+    /// # Errors
+    /// As [`Store::open`].
+    pub fn open_with(path: &Path, restart_frames: i64) -> Result<(Store, Loaded)> {
         let w = open_conn(path).map_err(storage)?;
+        // The writer's page cache holds the pages it inserts into (the default is 2 MB).
+        w.pragma_update(None, "cache_size", -131_072)
+            .map_err(storage)?;
         w.execute_batch(SCHEMA).map_err(storage)?;
+        let events_sql: String = w
+            .query_row(
+                "SELECT sql FROM sqlite_master WHERE type='table' AND name='events'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(storage)?;
+        if !events_sql.to_ascii_uppercase().contains("WITHOUT ROWID") {
+            w.execute_batch(EVENTS_INDEX).map_err(storage)?;
+        }
         let secret: Option<Vec<u8>> = w
             .query_row("SELECT value FROM meta WHERE key='secret'", [], |r| {
                 r.get(0)
@@ -191,10 +238,25 @@ impl Store {
             }
         }
         let reader = open_conn(path).map_err(storage)?;
+        // Checkpoints run on their own connection and thread, off the commit path.
+        w.pragma_update(None, "wal_autocheckpoint", 0)
+            .map_err(storage)?;
+        let ckpt = open_conn(path).map_err(storage)?;
+        ckpt.pragma_update(None, "wal_autocheckpoint", 0)
+            .map_err(storage)?;
+        let wal_frames = Arc::new(AtomicI64::new(0));
+        let (alive, gone) = std::sync::mpsc::channel::<()>();
+        {
+            let wal_frames = wal_frames.clone();
+            std::thread::Builder::new()
+                .name("salpakan-checkpoint".into())
+                .spawn(move || checkpointer(&ckpt, &gone, &wal_frames))
+                .map_err(storage)?;
+        }
         let (tx, rx) = mpsc::unbounded_channel();
         std::thread::Builder::new()
             .name("salpakan-store".into())
-            .spawn(move || writer(w, rx))
+            .spawn(move || writer(w, rx, &wal_frames, restart_frames, alive))
             .map_err(storage)?;
         Ok((
             Store {
@@ -269,7 +331,11 @@ fn events(c: &Connection, game: &str) -> rusqlite::Result<Vec<EventRow>> {
             ver: u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
             arb: r.get(1)?,
             clocks: r.get(2)?,
-            views: [r.get(3)?, r.get(4)?, r.get(5)?],
+            views: [
+                Arc::from(r.get::<_, String>(3)?),
+                Arc::from(r.get::<_, String>(4)?),
+                Arc::from(r.get::<_, String>(5)?),
+            ],
         })
     })?
     .collect()
@@ -307,9 +373,9 @@ fn apply(c: &Connection, op: &Op) -> rusqlite::Result<()> {
                 i64::try_from(row.ver).unwrap_or(i64::MAX),
                 row.arb,
                 row.clocks,
-                row.views[0],
-                row.views[1],
-                row.views[2]
+                &*row.views[0],
+                &*row.views[1],
+                &*row.views[2]
             ])?;
         }
         Op::Result { game, result } => {
@@ -320,11 +386,46 @@ fn apply(c: &Connection, op: &Op) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// The checkpointer thread: copies the WAL into the database every
+/// [`CHECKPOINT_EVERY`] (PASSIVE: it never blocks the writer) and publishes how many frames
+/// the WAL holds. Stops, after a last checkpoint, when the writer stops.
+fn checkpointer(c: &Connection, writer_gone: &std::sync::mpsc::Receiver<()>, frames: &AtomicI64) {
+    loop {
+        let stop = matches!(
+            writer_gone.recv_timeout(CHECKPOINT_EVERY),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected)
+        );
+        match checkpoint(c) {
+            Ok((_, log, _)) => frames.store(log, Ordering::Relaxed),
+            Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
+        }
+        if stop {
+            return;
+        }
+    }
+}
+
 /// The writer thread: takes every pending job, commits them in one transaction, answers
 /// each. A job that fails is rolled back alone (savepoints) and answered with the error.
-fn writer(mut c: Connection, mut rx: mpsc::UnboundedReceiver<Job>) {
+/// The next group commit starts as soon as one is answered, with whatever queued
+/// meanwhile. When the WAL has grown past [`WAL_RESTART_FRAMES`], the writer checkpoints
+/// the little the checkpointer has not yet copied, so that the WAL starts over.
+fn writer(
+    mut c: Connection,
+    mut rx: mpsc::UnboundedReceiver<Job>,
+    wal_frames: &AtomicI64,
+    restart_frames: i64,
+    _alive: std::sync::mpsc::Sender<()>,
+) {
     let mut batch: Vec<Job> = Vec::new();
     while let Some(first) = rx.blocking_recv() {
+        if wal_frames.load(Ordering::Relaxed) >= restart_frames {
+            match checkpoint(&c) {
+                Ok((0, log, done)) if log == done => wal_frames.store(0, Ordering::Relaxed),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
+            }
+        }
         batch.push(first);
         while batch.len() < 4096 {
             match rx.try_recv() {
@@ -358,5 +459,90 @@ fn writer(mut c: Connection, mut rx: mpsc::UnboundedReceiver<Job>) {
         for ((_, done), r) in batch.drain(..).zip(answers) {
             let _ = done.send(r);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(game: &str, ver: u64) -> Op {
+        // Rows of a few KiB, like a move event with three observations.
+        let view: Arc<str> = Arc::from(format!(r#"{{"ply":{ver},"pad":"{}"}}"#, "x".repeat(2000)));
+        Op::Event {
+            game: game.to_string(),
+            row: EventRow {
+                ver,
+                arb: format!(r#"{{"a":"move","seat":0,"mv":"m{ver}"}}"#),
+                clocks: "null".into(),
+                views: [view.clone(), view.clone(), view],
+            },
+        }
+    }
+
+    /// What a process killed by SIGKILL leaves: the files as they are now (the page cache
+    /// survives the process), copied while the store keeps running.
+    fn crash_image(db: &Path, to: &Path) {
+        for ext in ["-wal", ""] {
+            let from = format!("{}{ext}", db.display());
+            if std::path::Path::new(&from).exists() {
+                std::fs::copy(&from, format!("{}{ext}", to.display())).unwrap();
+            }
+        }
+    }
+
+    /// Checkpoints run off the commit path and the WAL starts over many times; every
+    /// acknowledged write is in the files at every moment, whatever the checkpointer is
+    /// doing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_acknowledged_write_survives_checkpoints_and_wal_restarts() {
+        let dir = std::env::temp_dir().join(format!("salpakan-store-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("s.db");
+        let (store, _) = Store::open_with(&db, 64).unwrap();
+        let games: Vec<String> = (0..8).map(|g| format!("game{g}")).collect();
+        let mut acked = 0u64;
+        for round in 0..12u64 {
+            // Eight games write concurrently (group commits), 25 events each per round.
+            let mut tasks = Vec::new();
+            for g in &games {
+                let (store, g) = (store.clone(), g.clone());
+                tasks.push(tokio::spawn(async move {
+                    for k in 0..25 {
+                        store
+                            .write(vec![event(&g, round * 25 + k + 1)])
+                            .await
+                            .unwrap();
+                    }
+                }));
+            }
+            for t in tasks {
+                t.await.unwrap();
+            }
+            acked += 8 * 25;
+            let image = dir.join(format!("image{round}.db"));
+            crash_image(&db, &image);
+            let c = Connection::open(&image).unwrap();
+            let n: i64 = c
+                .query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(u64::try_from(n).unwrap(), acked, "round {round}");
+            for g in &games {
+                assert_eq!(events(&c, g).unwrap().len() as u64, acked / 8);
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+        }
+        // The WAL was started over (it holds far fewer frames than were written).
+        let wal = std::fs::metadata(format!("{}-wal", db.display()))
+            .unwrap()
+            .len();
+        let written = acked * 3 * 2000;
+        assert!(
+            wal < written / 2,
+            "WAL of {wal} bytes for {written} bytes written"
+        );
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

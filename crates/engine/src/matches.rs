@@ -416,6 +416,11 @@ pub trait AnyMatch: Send + Sync + std::fmt::Debug {
     fn conclude(&mut self, outcome: Outcome) -> Result<(), PlayError>;
     /// `viewer`'s whole observation, as JSON.
     fn observe_json(&self, viewer: Viewer) -> serde_json::Value;
+    /// The same, as JSON text: the text of [`AnyMatch::observe_json`], written directly
+    /// (without building a `Value` first).
+    fn observe_json_text(&self, viewer: Viewer) -> String {
+        self.observe_json(viewer).to_string()
+    }
     /// `viewer`'s view of every ply so far, as JSON.
     fn history_json(&self, viewer: Viewer) -> Vec<serde_json::Value>;
     /// The public commitments: (part name, SHA-256 hex).
@@ -483,6 +488,9 @@ impl<G: Game> AnyMatch for Match<G> {
     }
     fn observe_json(&self, viewer: Viewer) -> serde_json::Value {
         json(&self.game.observe(viewer))
+    }
+    fn observe_json_text(&self, viewer: Viewer) -> String {
+        serde_json::to_string(&self.game.observe(viewer)).expect("observations serialize")
     }
     fn history_json(&self, viewer: Viewer) -> Vec<serde_json::Value> {
         self.events

@@ -296,7 +296,7 @@ impl Game {
             g.apply(&arb, now, false)?;
             let c: StoredClocks = serde_json::from_str(&e.clocks).map_err(storage)?;
             g.clocks.restore(c, now);
-            g.log.push(e.views.clone().map(Arc::from));
+            g.log.push(e.views.clone());
         }
         Ok(g)
     }
@@ -715,7 +715,8 @@ impl Game {
                     return Err(e);
                 }
             };
-            let texts = views.map(|v| Arc::<str>::from(v.to_string()));
+            // The same text is stored and sent.
+            let texts = views.map(Arc::<str>::from);
             let ver = self.log.len() as u64 + 1;
             ops.push(Op::Event {
                 game: self.id.clone(),
@@ -724,7 +725,7 @@ impl Game {
                     arb: serde_json::to_string(arb).expect("arbs serialize"),
                     clocks: serde_json::to_string(&self.clocks.stored(now))
                         .expect("clocks serialize"),
-                    views: texts.clone().map(|t| t.to_string()),
+                    views: texts.clone(),
                 },
             });
             self.log.push(texts);
@@ -782,8 +783,9 @@ impl Game {
         Ok(last)
     }
 
-    /// Applies one account to the state; returns what each recipient sees of it.
-    fn apply(&mut self, arb: &Arb, now: u64, views: bool) -> Result<[Value; 3]> {
+    /// Applies one account to the state; returns what each recipient sees of it (JSON
+    /// text; empty when `views` is false).
+    fn apply(&mut self, arb: &Arb, now: u64, views: bool) -> Result<[String; 3]> {
         let kind = self.kind;
         let public = |v: Value| [v.clone(), v.clone(), v];
         let out = match arb {
@@ -813,7 +815,7 @@ impl Game {
                 self.m = Some(m);
                 self.clocks.start(first, now);
                 if !views {
-                    return Ok([Value::Null, Value::Null, Value::Null]);
+                    return Ok(Default::default());
                 }
                 let m = self.m.as_ref().expect("just set");
                 let commitments: serde_json::Map<String, Value> = m
@@ -843,24 +845,34 @@ impl Game {
                 }
                 self.draw_offer = None;
                 if !views {
-                    return Ok([Value::Null, Value::Null, Value::Null]);
+                    return Ok(Default::default());
                 }
                 let m = self.m.as_ref().expect("playing");
-                let to_move = m.to_move().map(|s| kind.seat_name(s));
+                // Written as text directly (the most frequent event), in the order
+                // `json!` would write it.
+                let to_move = Value::from(m.to_move().map(|s| kind.seat_name(s)));
                 let clocks = self.clocks.json(kind, now);
-                let colours = m.seat_colours();
+                let colours = m.seat_colours().map(|c| {
+                    json!({kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1]})
+                });
                 let [p0, p1] = pv.players;
                 let mut r = 0;
-                [p0, p1, pv.spectator].map(|view| {
-                    let mut e = json!({"type": "move", "view": view, "to_move": to_move, "clocks": clocks});
-                    if let Some(c) = colours {
-                        e["colours"] = json!({kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1]});
-                    }
+                return Ok([p0, p1, pv.spectator].map(|view| {
+                    use std::fmt::Write;
                     // The recipient's whole view after the ply, so clients need not rebuild it.
-                    e["observation"] = m.observe_json(viewer_of(r));
+                    let observation = m.observe_json_text(viewer_of(r));
                     r += 1;
+                    let mut e = String::with_capacity(observation.len() + 256);
+                    let _ = write!(
+                        e,
+                        r#"{{"type":"move","view":{view},"to_move":{to_move},"clocks":{clocks}"#
+                    );
+                    if let Some(c) = &colours {
+                        let _ = write!(e, r#","colours":{c}"#);
+                    }
+                    let _ = write!(e, r#","observation":{observation}}}"#);
                     e
-                })
+                }));
             }
             Arb::DrawOffer { seat } => {
                 self.draw_offer = Some(Seat::from_index(*seat));
@@ -901,13 +913,13 @@ impl Game {
                 self.result = Some(o);
                 self.draw_offer = None;
                 if !views {
-                    return Ok([Value::Null, Value::Null, Value::Null]);
+                    return Ok(Default::default());
                 }
                 public(json!({"type": "end", "result": self.result_json(),
                               "clocks": self.clocks.json(kind, now), "reveal": self.reveal()}))
             }
         };
-        Ok(out)
+        Ok(out.map(|v| v.to_string()))
     }
 
     fn result_json(&self) -> Value {

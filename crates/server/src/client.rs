@@ -162,7 +162,15 @@ impl Ws {
     /// # Errors
     /// Connection failures.
     pub async fn connect(addr: SocketAddr) -> Result<Ws, ClientError> {
-        let (inner, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await?;
+        // Frames are small: a small read buffer (the default is zero-filled before every read).
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(8192);
+        let (inner, _) = tokio_tungstenite::connect_async_with_config(
+            format!("ws://{addr}/ws"),
+            Some(config),
+            false,
+        )
+        .await?;
         Ok(Ws {
             inner,
             frames: Vec::new(),
@@ -213,6 +221,25 @@ impl Ws {
                     self.frames.push(t.to_string());
                     return Ok(serde_json::from_str(t.as_str())?);
                 }
+                Message::Close(_) => return Err("connection closed".into()),
+                _ => {}
+            }
+        }
+    }
+
+    /// The next text frame from the network within `timeout`, as it came: not parsed and
+    /// not kept in [`Ws::frames`] (the load generator reads frames this way).
+    ///
+    /// # Errors
+    /// Timeout or a closed connection.
+    pub async fn recv_text_within(&mut self, timeout: Duration) -> Result<String, ClientError> {
+        loop {
+            let m = tokio::time::timeout(timeout, self.inner.next())
+                .await
+                .map_err(|_| "timed out waiting for a message")?
+                .ok_or("connection closed")??;
+            match m {
+                Message::Text(t) => return Ok(t.as_str().to_owned()),
                 Message::Close(_) => return Err("connection closed".into()),
                 _ => {}
             }

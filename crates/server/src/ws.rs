@@ -28,8 +28,11 @@ const MAX_STRIKES: u32 = 200;
 /// `GET /ws`: upgrades to a WebSocket.
 pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response {
     let limit = app.config.max_message.saturating_mul(4).max(64 * 1024);
+    // Messages are small: a small read buffer (the default, 128 KiB, is zero-filled
+    // before every read).
     ws.max_message_size(limit)
         .max_frame_size(limit)
+        .read_buffer_size(4096)
         .on_upgrade(move |s| connection(app, s))
 }
 
@@ -73,11 +76,22 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         kill: kill.clone(),
     };
     let writer = tokio::spawn(async move {
-        while let Some(f) = rx.recv().await {
-            if f.is_empty() {
-                break;
+        // Frames queued together go out in one write (one flush for all of them).
+        'frames: while let Some(mut f) = rx.recv().await {
+            loop {
+                if f.is_empty() {
+                    let _ = sink.flush().await;
+                    break 'frames;
+                }
+                if sink.feed(Message::Text(f.as_ref().into())).await.is_err() {
+                    break 'frames;
+                }
+                match rx.try_recv() {
+                    Ok(next) => f = next,
+                    Err(_) => break,
+                }
             }
-            if sink.send(Message::Text(f.as_ref().into())).await.is_err() {
+            if sink.flush().await.is_err() {
                 break;
             }
         }

@@ -19,9 +19,10 @@ fn serve(db: &std::path::Path) -> (Child, SocketAddr) {
         .spawn()
         .expect("salpakan serve starts");
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    out.read_line(&mut line).unwrap();
+    // Keep reading what the server prints, as a terminal would.
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
     let url = line
         .split_whitespace()
         .find(|w| w.starts_with("http://"))
@@ -193,5 +194,48 @@ async fn a_game_survives_sigkill_with_its_versions_clocks_and_tokens() {
 
     child.kill().unwrap();
     child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_keeps_serving_when_its_output_is_closed() {
+    let dir = std::env::temp_dir().join(format!("salpakan-stdout-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_salpakan"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(dir.join("server.db"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("salpakan serve starts");
+    let mut line = String::new();
+    // Read the first line, then close the pipe, as a supervisor that stops reading would.
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr: SocketAddr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (status, _) = http(
+        addr,
+        "POST",
+        "/api/guest",
+        None,
+        Some(&json!({"name": "Ana"})),
+    )
+    .await
+    .expect("the server still answers");
+    assert_eq!(status, 200);
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the server is still running"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -139,18 +139,26 @@ pub fn serve_blocking(addr: SocketAddr, db: &Path) -> Result<()> {
         .map_err(|e| Error::BadRequest(e.to_string()))?;
     rt.block_on(async {
         let server = Server::start(addr, db, Config::default()).await?;
-        println!("salpakan server listening on http://{}", server.addr);
-        println!("database: {}", db.display());
-        use std::io::Write;
-        let _ = std::io::stdout().flush();
+        say(&format!(
+            "salpakan server listening on http://{}\ndatabase: {}\n",
+            server.addr,
+            db.display()
+        ));
         tokio::select! {
             () = server_wait(&server) => {}
-            _ = tokio::signal::ctrl_c() => {
-                println!("stopping");
-            }
+            _ = tokio::signal::ctrl_c() => say("stopping\n"),
         }
         Ok(())
     })
+}
+
+/// Writes to standard output, ignoring failures: a server keeps serving when whoever started
+/// it stops reading its output (a closed pipe must not take the games down).
+fn say(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
 }
 
 async fn server_wait(s: &Server) {

@@ -734,6 +734,16 @@ const RAY_MASKS: [[u32; 4]; SQUARES] = {
     t
 };
 
+impl BanqiOptions {
+    /// Whether a piece of kind `attacker` captures one of kind `victim` by a one-square move
+    /// under these options (the ruleset's ranking, the General/Soldier exceptions and
+    /// `cannon_direct`; Taiwan Cannons otherwise capture only by jumping).
+    #[must_use]
+    pub fn takes_by_step(&self, attacker: Kind, victim: Kind) -> bool {
+        adjacent_captures(self)[attacker as usize] & (1 << victim as u8) != 0
+    }
+}
+
 /// Victim kinds (bit per [`Kind`]) each attacker kind captures by a one-square move.
 fn adjacent_captures(o: &BanqiOptions) -> [u8; 7] {
     // Order of strength per ruleset, strongest first (index into Kind).

@@ -2,9 +2,7 @@
 
 use rand::Rng;
 use rand::seq::SliceRandom;
-use salpakan_engine::banqi::{
-    Action, Banqi, BanqiOptions, BanqiView, Deal, Kind, Move, Piece, Ruleset, Square,
-};
+use salpakan_engine::banqi::{Action, Banqi, BanqiView, Deal, Kind, Move, Piece, Square};
 use salpakan_engine::{Game, GameRng, Seat};
 
 use super::{AiGame, replay, squash, terminal};
@@ -141,34 +139,6 @@ pub fn evaluate(g: &Banqi, seat: Seat) -> f64 {
     squash(score)
 }
 
-/// Whether kind `a` takes kind `v` by a one-square move (the engine's capture table).
-fn takes(o: &BanqiOptions, a: Kind, v: Kind) -> bool {
-    let order: [Kind; 7] = match o.ruleset {
-        Ruleset::Taiwan | Ruleset::Mainland => Kind::ALL,
-        Ruleset::HongKong => [
-            Kind::General,
-            Kind::Chariot,
-            Kind::Horse,
-            Kind::Cannon,
-            Kind::Advisor,
-            Kind::Elephant,
-            Kind::Soldier,
-        ],
-    };
-    let rank = |k: Kind| order.iter().position(|&x| x == k).unwrap_or(7);
-    if a == Kind::Cannon && o.ruleset == Ruleset::Taiwan {
-        return o.cannon_direct && matches!(v, Kind::Soldier | Kind::Cannon);
-    }
-    if a == Kind::Cannon && o.cannon_direct && matches!(v, Kind::Soldier | Kind::Cannon) {
-        return true;
-    }
-    match (a, v) {
-        (Kind::General, Kind::Soldier) => o.ruleset == Ruleset::Mainland,
-        (Kind::Soldier, Kind::General) => true,
-        _ => rank(a) <= rank(v),
-    }
-}
-
 /// The value of the best capture `mv` makes on `g` (0 for other moves).
 fn capture_value(g: &Banqi, mv: Move) -> f64 {
     match mv {
@@ -209,6 +179,13 @@ pub fn playout_move(g: &Banqi, rng: &mut GameRng) -> Option<Move> {
 /// piece it takes and that cannot take it back, by value over one plus the distance.
 fn pressure(g: &Banqi, colour: usize) -> f64 {
     let o = g.options();
+    // The engine's one-square capture table, once per evaluation.
+    let mut takes = [[false; 7]; 7];
+    for a in Kind::ALL {
+        for v in Kind::ALL {
+            takes[a as usize][v as usize] = o.takes_by_step(a, v);
+        }
+    }
     let mut up: [Vec<(Square, Kind)>; 2] = [Vec::new(), Vec::new()];
     for s in Square::all() {
         if let Some((p, false)) = g.at(s) {
@@ -222,7 +199,7 @@ fn pressure(g: &Banqi, colour: usize) -> f64 {
         }
         let mut best = 0.0f64;
         for &(t, v) in &up[1 - colour] {
-            if takes(o, a, v) && !takes(o, v, a) {
+            if takes[a as usize][v as usize] && !takes[v as usize][a as usize] {
                 let d = (i16::from(s.file()) - i16::from(t.file())).abs()
                     + (i16::from(s.rank()) - i16::from(t.rank())).abs();
                 best = best.max(value(v) / f64::from(1 + d));

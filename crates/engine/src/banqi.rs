@@ -278,7 +278,7 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+        f.pad(crate::game::square::name_str(self.file(), self.rank()))
     }
 }
 
@@ -293,7 +293,7 @@ impl FromStr for Square {
 
 impl Serialize for Square {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        s.serialize_str(crate::game::square::name_str(self.file(), self.rank()))
     }
 }
 
@@ -940,7 +940,7 @@ pub struct BanqiObservation {
     /// Each seat's colour once the first flip decided it (empty before).
     pub colours: BTreeMap<&'static str, Color>,
     /// Every occupied square: `{"piece":"K"}` face up, `{"face_down":true}` face down.
-    pub board: BTreeMap<Square, SquareView>,
+    pub board: crate::SquareMap<Square, SquareView>,
     /// The pieces still face down, by code, with how many of each (public: the unseen pool).
     pub face_down_pool: BTreeMap<String, u8>,
     /// Captured pieces of each colour, in capture order.

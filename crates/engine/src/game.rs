@@ -241,10 +241,35 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
 
 /// Parses and writes square names `a1`.. for a board of `files` × `ranks`.
 pub mod square {
+    /// Square names by rank, then file, for boards up to 10 × 10.
+    #[rustfmt::skip]
+    const NAMES: [&str; 100] = [
+        "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1",
+        "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2", "i2", "j2",
+        "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3", "j3",
+        "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4", "i4", "j4",
+        "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "i5", "j5",
+        "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6", "i6", "j6",
+        "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "i7", "j7",
+        "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8", "i8", "j8",
+        "a9", "b9", "c9", "d9", "e9", "f9", "g9", "h9", "i9", "j9",
+        "a10", "b10", "c10", "d10", "e10", "f10", "g10", "h10", "i10", "j10",
+    ];
+
     /// The name of the square at zero-based `file`, `rank` (`a1` is 0, 0).
     #[must_use]
     pub fn name(file: u8, rank: u8) -> String {
-        format!("{}{}", (b'a' + file) as char, rank + 1)
+        name_str(file, rank).to_string()
+    }
+
+    /// [`name`] without allocating (every board of the three games is at most 10 × 10).
+    ///
+    /// # Panics
+    /// If `file` or `rank` is 10 or more.
+    #[must_use]
+    pub fn name_str(file: u8, rank: u8) -> &'static str {
+        assert!(file < 10 && rank < 10, "boards are at most 10 x 10");
+        NAMES[usize::from(rank) * 10 + usize::from(file)]
     }
 
     /// The zero-based file and rank of a square name, if it lies on a `files` × `ranks` board.
@@ -266,5 +291,115 @@ pub mod square {
     #[must_use]
     pub fn range(files: u8, ranks: u8) -> String {
         format!("a1..{}", name(files - 1, ranks - 1))
+    }
+}
+
+/// What stands on a board's occupied squares, in square order: a small sorted map, built in
+/// one pass (observations are built for every recipient of every ply) and written as a
+/// JSON object keyed by square name, like a `BTreeMap` of the same entries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SquareMap<K, V>(Vec<(K, V)>);
+
+impl<K, V> Default for SquareMap<K, V> {
+    fn default() -> Self {
+        SquareMap(Vec::new())
+    }
+}
+
+impl<K: Ord, V> SquareMap<K, V> {
+    /// What stands on `k`, if anything.
+    #[must_use]
+    pub fn get(&self, k: &K) -> Option<&V> {
+        self.0
+            .binary_search_by(|(a, _)| a.cmp(k))
+            .ok()
+            .map(|i| &self.0[i].1)
+    }
+
+    /// Whether something stands on `k`.
+    #[must_use]
+    pub fn contains_key(&self, k: &K) -> bool {
+        self.get(k).is_some()
+    }
+}
+
+impl<K, V> SquareMap<K, V> {
+    /// The entries in square order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&K, &V)> + DoubleEndedIterator {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    /// The occupied squares, in order.
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = &K> + DoubleEndedIterator {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    /// What stands on them, in square order.
+    pub fn values(&self) -> impl ExactSizeIterator<Item = &V> + DoubleEndedIterator {
+        self.0.iter().map(|(_, v)| v)
+    }
+
+    /// How many squares are occupied.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the board is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<K: Ord, V> FromIterator<(K, V)> for SquareMap<K, V> {
+    /// Entries in any order; of two for one square, the later one stays (as in a map).
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
+        // Boards are small: one allocation of the most squares there can be.
+        let iter = iter.into_iter();
+        let (low, high) = iter.size_hint();
+        let mut v: Vec<(K, V)> = Vec::with_capacity(high.unwrap_or(low).min(128));
+        v.extend(iter);
+        if !v.windows(2).all(|w| w[0].0 < w[1].0) {
+            // Stable: equal squares keep their order, and the last of each is kept.
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut out: Vec<(K, V)> = Vec::with_capacity(v.len());
+            for e in v {
+                match out.last_mut() {
+                    Some(last) if last.0 == e.0 => *last = e,
+                    _ => out.push(e),
+                }
+            }
+            v = out;
+        }
+        SquareMap(v)
+    }
+}
+
+impl<K: Ord, V> std::ops::Index<&K> for SquareMap<K, V> {
+    type Output = V;
+    /// # Panics
+    /// If nothing stands on `k`.
+    fn index(&self, k: &K) -> &V {
+        self.get(k).expect("an occupied square")
+    }
+}
+
+impl<'a, K, V> IntoIterator for &'a SquareMap<K, V> {
+    type Item = (&'a K, &'a V);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl<K: Serialize, V: Serialize> Serialize for SquareMap<K, V> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
     }
 }

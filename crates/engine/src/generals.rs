@@ -260,7 +260,7 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+        f.pad(crate::game::square::name_str(self.file(), self.rank()))
     }
 }
 
@@ -275,7 +275,7 @@ impl FromStr for Square {
 
 impl Serialize for Square {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        s.serialize_str(crate::game::square::name_str(self.file(), self.rank()))
     }
 }
 
@@ -833,7 +833,7 @@ pub struct GeneralsObservation {
     /// Consecutive plies without a challenge.
     pub quiet_plies: u32,
     /// Every occupied square.
-    pub board: BTreeMap<Square, SquareView>,
+    pub board: crate::SquareMap<Square, SquareView>,
     /// Eliminated pieces of each seat: codes this viewer may know, then `?` for the others.
     pub eliminated: BTreeMap<&'static str, Vec<&'static str>>,
     /// The outcome once over.

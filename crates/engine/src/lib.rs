@@ -35,7 +35,7 @@ pub mod gravon;
 pub mod stratego;
 
 pub use commit::{GameRng, Salt, commitment, rng_from_seed, to_hex};
-pub use game::{Game, HiddenPart, PlayError, SetupError, square};
+pub use game::{Game, HiddenPart, PlayError, SetupError, SquareMap, square};
 pub use matches::{AnyMatch, Copy, Match, PlyViews, reason_ends_off_board};
 pub use options::{
     GameOptions, OptionError, limit_text, parse_bool, parse_choice, parse_limit, unknown_option,

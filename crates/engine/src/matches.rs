@@ -409,6 +409,17 @@ pub trait AnyMatch: Send + Sync + std::fmt::Debug {
     /// # Errors
     /// If it does not parse, is illegal, or the game is over; nothing changes.
     fn play_text(&mut self, mv: &str) -> Result<PlyViews, PlayError>;
+    /// [`AnyMatch::play_text`] for a server: only the views it sends (each seat's, then the
+    /// spectators'), as JSON text written directly.
+    ///
+    /// # Errors
+    /// As [`AnyMatch::play_text`]; nothing changes.
+    fn play_text_sent(&mut self, mv: &str) -> Result<[String; 3], PlayError>;
+    /// [`AnyMatch::play_text`] without building any view (replaying stored moves).
+    ///
+    /// # Errors
+    /// As [`AnyMatch::play_text`]; nothing changes.
+    fn play_text_quiet(&mut self, mv: &str) -> Result<(), PlayError>;
     /// Ends the game from outside the board.
     ///
     /// # Errors
@@ -483,6 +494,26 @@ impl<G: Game> AnyMatch for Match<G> {
             arbiter: json(&g.view(&ev, Viewer::Arbiter)),
         })
     }
+    fn play_text_sent(&mut self, mv: &str) -> Result<[String; 3], PlayError> {
+        if let Some(o) = self.game.outcome() {
+            return Err(PlayError::game_over(o));
+        }
+        let m: G::Move = mv.parse()?;
+        self.play(m)?;
+        let (g, ev) = (&self.game, self.events.last().expect("just played"));
+        let text = |v: Viewer| serde_json::to_string(&g.view(ev, v)).expect("views serialize");
+        Ok([
+            text(Viewer::Player(Seat::First)),
+            text(Viewer::Player(Seat::Second)),
+            text(Viewer::Spectator),
+        ])
+    }
+    fn play_text_quiet(&mut self, mv: &str) -> Result<(), PlayError> {
+        if let Some(o) = self.game.outcome() {
+            return Err(PlayError::game_over(o));
+        }
+        self.play(mv.parse()?).map(|_| ())
+    }
     fn conclude(&mut self, outcome: Outcome) -> Result<(), PlayError> {
         Match::conclude(self, outcome)
     }
@@ -490,7 +521,10 @@ impl<G: Game> AnyMatch for Match<G> {
         json(&self.game.observe(viewer))
     }
     fn observe_json_text(&self, viewer: Viewer) -> String {
-        serde_json::to_string(&self.game.observe(viewer)).expect("observations serialize")
+        let mut out = Vec::with_capacity(2048);
+        serde_json::to_writer(&mut out, &self.game.observe(viewer))
+            .expect("observations serialize");
+        String::from_utf8(out).expect("JSON is UTF-8")
     }
     fn history_json(&self, viewer: Viewer) -> Vec<serde_json::Value> {
         self.events

@@ -249,7 +249,7 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+        f.pad(crate::game::square::name_str(self.file(), self.rank()))
     }
 }
 
@@ -264,7 +264,7 @@ impl FromStr for Square {
 
 impl Serialize for Square {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        s.serialize_str(crate::game::square::name_str(self.file(), self.rank()))
     }
 }
 
@@ -1055,7 +1055,7 @@ pub struct StrategoObservation {
     /// Consecutive plies without an attack.
     pub quiet_plies: u32,
     /// Every occupied square.
-    pub board: BTreeMap<Square, SquareView>,
+    pub board: crate::SquareMap<Square, SquareView>,
     /// The pieces each seat has lost (all public: attacks are shown), by rank.
     pub eliminated: BTreeMap<&'static str, Vec<&'static str>>,
     /// The outcome once over.

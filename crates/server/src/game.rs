@@ -5,7 +5,7 @@
 //! spectators' view; `null` for a recipient who may see nothing), writes it to the store,
 //! and only once it is durable sends it. Restarting applies the stored accounts again.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -201,8 +201,9 @@ struct Sub {
     out: Outbox,
 }
 
-/// How many missed events are sent one by one before a client gets the full view instead.
-const MAX_CATCH_UP: u64 = 1000;
+/// How many recent events a game keeps, as sent, for clients catching up; one that missed
+/// more (or events from before a restart) gets the full current view instead.
+const KEEP_EVENTS: usize = 256;
 /// How long a finished game's task waits without subscribers before it stops.
 const IDLE_MS: u64 = 300_000;
 
@@ -226,7 +227,13 @@ pub struct Game {
     rematch: Option<String>,
     /// The players' chat so far (for `sync`; spectators never get it).
     chat: Vec<Value>,
-    log: Vec<[Arc<str>; 3]>,
+    /// The last [`KEEP_EVENTS`] events: the frame each recipient was sent (empty for
+    /// spectators when none was watching: a spectator catching up over it gets a `sync`).
+    log: VecDeque<[Arc<str>; 3]>,
+    /// The version of the event before the first in `log`.
+    base: u64,
+    /// The legal moves of the seat to move (empty when none), and as a JSON array.
+    legal: (Vec<String>, String),
     subs: HashMap<u64, Sub>,
     online: [usize; 2],
     away_since: [Option<u64>; 2],
@@ -282,7 +289,9 @@ impl Game {
             rematch_offer: None,
             rematch: None,
             chat: Vec::new(),
-            log: Vec::with_capacity(events.len() + 8),
+            log: VecDeque::new(),
+            base: events.len() as u64,
+            legal: (Vec::new(), String::new()),
             subs: HashMap::new(),
             online: [0, 0],
             away_since: away,
@@ -296,8 +305,8 @@ impl Game {
             g.apply(&arb, now, false)?;
             let c: StoredClocks = serde_json::from_str(&e.clocks).map_err(storage)?;
             g.clocks.restore(c, now);
-            g.log.push(e.views.clone());
         }
+        g.refresh_legal();
         Ok(g)
     }
 
@@ -445,11 +454,51 @@ impl Game {
         }
     }
 
+    /// The version of the last event.
+    fn ver(&self) -> u64 {
+        self.base + self.log.len() as u64
+    }
+
+    /// Keeps the legal moves of the seat to move, computed once per event.
+    fn refresh_legal(&mut self) {
+        self.legal = match &self.m {
+            Some(m) if self.result.is_none() && m.to_move().is_some() => {
+                let moves = m.legal_moves();
+                // Moves are written in plain ASCII (`e3-e4`, `c3`, `end`): nothing to escape.
+                let mut json = String::with_capacity(moves.len() * 9 + 2);
+                json.push('[');
+                for (i, mv) in moves.iter().enumerate() {
+                    if i > 0 {
+                        json.push(',');
+                    }
+                    json.push('"');
+                    json.push_str(mv);
+                    json.push('"');
+                }
+                json.push(']');
+                debug_assert_eq!(
+                    serde_json::from_str::<Vec<String>>(&json).ok(),
+                    Some(moves.clone())
+                );
+                (moves, json)
+            }
+            _ => (Vec::new(), String::new()),
+        };
+    }
+
     fn join(&mut self, viewer: Viewer, conn: u64, out: Outbox, since: Option<u64>) {
         let r = recipient(viewer);
-        let ver = self.log.len() as u64;
+        let ver = self.ver();
+        let kept = |n: u64| {
+            n >= self.base
+                && n <= ver
+                && self
+                    .log
+                    .range(usize::try_from(n - self.base).unwrap_or(usize::MAX)..)
+                    .all(|f| !f[r].is_empty())
+        };
         match since {
-            Some(n) if n <= ver && ver - n <= MAX_CATCH_UP => {
+            Some(n) if kept(n) => {
                 for v in n..ver {
                     out.send(self.frame(v + 1, r));
                 }
@@ -568,7 +617,7 @@ impl Game {
                 if mv.len() > 16 {
                     return Err(Error::BadRequest("that is not a move".into()));
                 }
-                if !m.legal_moves().contains(&mv) {
+                if !self.legal.0.contains(&mv) {
                     // Refused: say why in the mover's terms, on a copy (nothing changes).
                     let e = m
                         .clone_box()
@@ -700,7 +749,7 @@ impl Game {
     async fn commit(&mut self, arbs: Vec<Arb>) -> Result<u64> {
         let now = self.app.now();
         let mut ops = Vec::with_capacity(arbs.len() + 1);
-        let first = self.log.len();
+        let first = self.ver();
         let was_started = self.m.is_some();
         let mut arbs = arbs;
         let mut k = 0;
@@ -715,9 +764,7 @@ impl Game {
                     return Err(e);
                 }
             };
-            // The same text is stored and sent.
-            let texts = views.map(Arc::<str>::from);
-            let ver = self.log.len() as u64 + 1;
+            let ver = self.ver() + 1;
             ops.push(Op::Event {
                 game: self.id.clone(),
                 row: EventRow {
@@ -725,10 +772,27 @@ impl Game {
                     arb: serde_json::to_string(arb).expect("arbs serialize"),
                     clocks: serde_json::to_string(&self.clocks.stored(now))
                         .expect("clocks serialize"),
-                    views: texts.clone(),
                 },
             });
-            self.log.push(texts);
+            let id = &self.id_json;
+            self.log.push_back(views.map(|e| {
+                if e.is_empty() {
+                    return Arc::from("");
+                }
+                let mut f = String::with_capacity(e.len() + id.len() + 48);
+                f.push_str(r#"{"v":1,"t":"event","game":"#);
+                f.push_str(id);
+                f.push_str(r#","ver":"#);
+                f.push_str(&ver.to_string());
+                f.push_str(r#","e":"#);
+                f.push_str(&e);
+                f.push('}');
+                Arc::from(f)
+            }));
+            if self.log.len() > KEEP_EVENTS {
+                self.log.pop_front();
+                self.base += 1;
+            }
             if k == arbs.len() && self.result.is_none() {
                 // A move that ends the game on the board is followed by its end.
                 if let Some(o) = self.m.as_ref().and_then(|m| m.outcome()) {
@@ -753,10 +817,14 @@ impl Game {
             self.broken = true;
             return Err(e);
         }
-        let last = self.log.len() as u64;
-        for ver in first as u64 + 1..=last {
+        self.refresh_legal();
+        let last = self.ver();
+        for ver in first + 1..=last {
             for r in 0..3 {
                 let f = self.frame(ver, r);
+                if f.is_empty() {
+                    continue;
+                }
                 for sub in self.subs.values() {
                     if recipient(sub.viewer) == r {
                         sub.out.send(f.clone());
@@ -836,17 +904,21 @@ impl Game {
                     .m
                     .as_mut()
                     .ok_or_else(|| Error::Storage("a move before the start".into()))?;
-                let pv = m
-                    .play_text(mv)
-                    .map_err(|e| Error::Storage(format!("a stored move does not replay: {e}")))?;
+                let replay = |e| Error::Storage(format!("a stored move does not replay: {e}"));
+                let sent = if views {
+                    Some(m.play_text_sent(mv).map_err(replay)?)
+                } else {
+                    m.play_text_quiet(mv).map_err(replay)?;
+                    None
+                };
                 self.clocks.press(seat, now);
                 if m.to_move().is_none() {
                     self.clocks.stop(now);
                 }
                 self.draw_offer = None;
-                if !views {
+                let Some(sent) = sent else {
                     return Ok(Default::default());
-                }
+                };
                 let m = self.m.as_ref().expect("playing");
                 // Written as text directly (the most frequent event), in the order
                 // `json!` would write it.
@@ -855,13 +927,17 @@ impl Game {
                 let colours = m.seat_colours().map(|c| {
                     json!({kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1]})
                 });
-                let [p0, p1] = pv.players;
+                let watched = self.watched();
                 let mut r = 0;
-                return Ok([p0, p1, pv.spectator].map(|view| {
+                return Ok(sent.map(|view| {
                     use std::fmt::Write;
-                    // The recipient's whole view after the ply, so clients need not rebuild it.
-                    let observation = m.observe_json_text(viewer_of(r));
                     r += 1;
+                    if r == 3 && !watched {
+                        // Nobody to send it to now; a spectator who joins later gets a sync.
+                        return String::new();
+                    }
+                    // The recipient's whole view after the ply, so clients need not rebuild it.
+                    let observation = m.observe_json_text(viewer_of(r - 1));
                     let mut e = String::with_capacity(observation.len() + 256);
                     let _ = write!(
                         e,
@@ -960,13 +1036,14 @@ impl Game {
                "observation": m.observe_json(Viewer::Arbiter)})
     }
 
+    /// The frame of event `ver` for recipient `r` (`ver` must be kept in `log`).
     fn frame(&self, ver: u64, r: usize) -> Arc<str> {
-        let e = &self.log[usize::try_from(ver - 1).expect("small")][r];
-        format!(
-            r#"{{"v":1,"t":"event","game":{},"ver":{ver},"e":{e}}}"#,
-            self.id_json
-        )
-        .into()
+        self.log[usize::try_from(ver - 1 - self.base).expect("small")][r].clone()
+    }
+
+    /// Whether a spectator is watching.
+    fn watched(&self) -> bool {
+        self.subs.values().any(|s| recipient(s.viewer) == 2)
     }
 
     fn sync_frame(&self, r: usize) -> Arc<str> {
@@ -1021,7 +1098,7 @@ impl Game {
         format!(
             r#"{{"v":1,"t":"sync","game":{},"ver":{},"state":{st}}}"#,
             self.id_json,
-            self.log.len()
+            self.ver()
         )
         .into()
     }
@@ -1031,12 +1108,12 @@ impl Game {
         if self.result.is_some() || m.to_move() != Some(s) {
             return;
         }
-        let moves = serde_json::to_string(&m.legal_moves()).expect("strings serialize");
         out.send(
             format!(
-                r#"{{"v":1,"t":"legal","game":{},"ver":{},"moves":{moves}}}"#,
+                r#"{{"v":1,"t":"legal","game":{},"ver":{},"moves":{}}}"#,
                 self.id_json,
-                self.log.len()
+                self.ver(),
+                self.legal.1
             )
             .into(),
         );
@@ -1089,7 +1166,7 @@ impl Game {
         json!({"game": self.id, "kind": self.kind.name(), "options": self.options,
                "clock": self.clocks.control, "players": players, "status": status,
                "public": self.public, "ply": self.m.as_ref().map_or(0, |m| m.ply()),
-               "ver": self.log.len(), "result": self.result_json(), "rematch": self.rematch})
+               "ver": self.ver(), "result": self.result_json(), "rematch": self.rematch})
     }
 
     fn lobby_summary(&self) -> Option<Value> {

@@ -3,8 +3,9 @@
 //!
 //! Stored: guests (name and a hash of the token), games (their creation request: kind,
 //! options, seed, time control, seats) and every game event in order, each with the
-//! server's own account of it (the move, the setup...), the clocks after it, and the
-//! per-recipient JSON that was sent. A game is rebuilt on start-up by applying its events.
+//! server's own account of it (the move, the setup...) and the clocks after it. What each
+//! recipient was sent is not stored: it follows from these. A game is rebuilt on start-up
+//! by applying its events.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -45,8 +46,6 @@ pub struct EventRow {
     pub arb: String,
     /// Clocks after it (JSON of [`crate::clock::StoredClocks`]).
     pub clocks: String,
-    /// What each seat was sent (`null` when nothing) and what spectators were sent.
-    pub views: [Arc<str>; 3],
 }
 
 /// A stored guest.
@@ -113,7 +112,7 @@ CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, kind TEXT NOT NULL, optio
   seed TEXT NOT NULL, clock TEXT NOT NULL, players TEXT NOT NULL, public INTEGER NOT NULL,
   result TEXT);
 CREATE TABLE IF NOT EXISTS events (game TEXT NOT NULL, ver INTEGER NOT NULL, arb TEXT NOT NULL,
-  clocks TEXT NOT NULL, p0 TEXT NOT NULL, p1 TEXT NOT NULL, spec TEXT NOT NULL);
+  clocks TEXT NOT NULL);
 ";
 /// Events are appended in commit order (a rowid table: each group commit writes a few
 /// pages at the end of the table) and found by game through this index. Databases made
@@ -183,6 +182,14 @@ impl Store {
             .map_err(storage)?;
         if !events_sql.to_ascii_uppercase().contains("WITHOUT ROWID") {
             w.execute_batch(EVENTS_INDEX).map_err(storage)?;
+        }
+        // Databases made before this also stored what each recipient was sent.
+        if events_sql.contains("p0 TEXT") {
+            w.execute_batch(
+                "ALTER TABLE events DROP COLUMN p0; ALTER TABLE events DROP COLUMN p1;
+                 ALTER TABLE events DROP COLUMN spec;",
+            )
+            .map_err(storage)?;
         }
         let secret: Option<Vec<u8>> = w
             .query_row("SELECT value FROM meta WHERE key='secret'", [], |r| {
@@ -323,19 +330,13 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
 }
 
 fn events(c: &Connection, game: &str) -> rusqlite::Result<Vec<EventRow>> {
-    let mut q = c.prepare_cached(
-        "SELECT ver, arb, clocks, p0, p1, spec FROM events WHERE game=?1 ORDER BY ver",
-    )?;
+    let mut q =
+        c.prepare_cached("SELECT ver, arb, clocks FROM events WHERE game=?1 ORDER BY ver")?;
     q.query_map([game], |r| {
         Ok(EventRow {
             ver: u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
             arb: r.get(1)?,
             clocks: r.get(2)?,
-            views: [
-                Arc::from(r.get::<_, String>(3)?),
-                Arc::from(r.get::<_, String>(4)?),
-                Arc::from(r.get::<_, String>(5)?),
-            ],
         })
     })?
     .collect()
@@ -365,17 +366,13 @@ fn apply(c: &Connection, op: &Op) -> rusqlite::Result<()> {
         }
         Op::Event { game, row } => {
             c.prepare_cached(
-                "INSERT INTO events (game, ver, arb, clocks, p0, p1, spec)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT INTO events (game, ver, arb, clocks) VALUES (?1, ?2, ?3, ?4)",
             )?
             .execute(params![
                 game,
                 i64::try_from(row.ver).unwrap_or(i64::MAX),
                 row.arb,
-                row.clocks,
-                &*row.views[0],
-                &*row.views[1],
-                &*row.views[2]
+                row.clocks
             ])?;
         }
         Op::Result { game, result } => {
@@ -467,15 +464,16 @@ mod tests {
     use super::*;
 
     fn event(game: &str, ver: u64) -> Op {
-        // Rows of a few KiB, like a move event with three observations.
-        let view: Arc<str> = Arc::from(format!(r#"{{"ply":{ver},"pad":"{}"}}"#, "x".repeat(2000)));
+        // Rows of a few KiB (long chat lines), so that the WAL grows fast.
         Op::Event {
             game: game.to_string(),
             row: EventRow {
                 ver,
-                arb: format!(r#"{{"a":"move","seat":0,"mv":"m{ver}"}}"#),
+                arb: format!(
+                    r#"{{"a":"chat","seat":0,"text":"{ver} {}"}}"#,
+                    "x".repeat(6000)
+                ),
                 clocks: "null".into(),
-                views: [view.clone(), view.clone(), view],
             },
         }
     }
@@ -537,7 +535,7 @@ mod tests {
         let wal = std::fs::metadata(format!("{}-wal", db.display()))
             .unwrap()
             .len();
-        let written = acked * 3 * 2000;
+        let written = acked * 6000;
         assert!(
             wal < written / 2,
             "WAL of {wal} bytes for {written} bytes written"

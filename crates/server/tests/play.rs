@@ -111,6 +111,96 @@ async fn a_reconnecting_client_gets_the_missed_events_or_the_full_view() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_missed_more_than_the_kept_events_gets_the_full_view() {
+    let time = Arc::new(ManualTime::default());
+    let config = Config {
+        rate_per_s: 10_000,
+        burst: 10_000,
+        ..config(&time)
+    };
+    let ts = start_with("keptevents", config, time).await;
+    let addr = ts.addr();
+    let (game, tokens, mut w, _b) = started(&ts, Value::Null).await;
+    let first = act(&mut w, json!({"t": "chat", "game": game, "text": "0"})).await;
+    let first = first["ver"].as_u64().unwrap();
+    let mut last = first;
+    for i in 1..300 {
+        let a = act(
+            &mut w,
+            json!({"t": "chat", "game": game, "text": i.to_string()}),
+        )
+        .await;
+        last = a["ver"].as_u64().unwrap();
+    }
+    assert_eq!(last, first + 299);
+    // 256 events are kept: from `last - 256` the client gets them one by one...
+    let mut c = Ws::connect(addr).await.unwrap();
+    c.send(
+        &json!({"v": 1, "t": "join", "game": game, "seat_token": tokens[1], "since": last - 256}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(c.recv().await.unwrap()["t"], "joined");
+    let f = c.recv().await.unwrap();
+    assert_eq!(
+        (f["t"].as_str(), f["ver"].as_u64()),
+        (Some("event"), Some(last - 255))
+    );
+    // ...from one version earlier, the full current view.
+    let mut c = Ws::connect(addr).await.unwrap();
+    c.send(
+        &json!({"v": 1, "t": "join", "game": game, "seat_token": tokens[1], "since": last - 257}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(c.recv().await.unwrap()["t"], "joined");
+    let f = c.recv().await.unwrap();
+    assert_eq!(
+        (f["t"].as_str(), f["ver"].as_u64()),
+        (Some("sync"), Some(last))
+    );
+    assert_eq!(f["state"]["chat"].as_array().unwrap().len(), 300);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_catch_up_over_moves_made_while_someone_watched_and_get_a_sync_otherwise() {
+    let ts = start("spectators").await;
+    let addr = ts.addr();
+    let (game, _, mut w, mut b) = started(&ts, Value::Null).await;
+    // Nobody watches this move: spectators' views of it are not kept.
+    let mv = legal(&mut w).await[0].clone();
+    act(&mut w, json!({"t": "move", "game": game, "move": mv})).await;
+    let (_watcher, sync) = join(addr, &game, None).await;
+    let seen = sync["ver"].as_u64().unwrap();
+    let mut z = Ws::connect(addr).await.unwrap();
+    z.send(&json!({"v": 1, "t": "join", "game": game, "since": seen - 1}))
+        .await
+        .unwrap();
+    assert_eq!(z.recv().await.unwrap()["t"], "joined");
+    assert_eq!(z.recv().await.unwrap()["t"], "sync");
+    // While someone watches, they are kept: a spectator back from `seen` gets each event.
+    let mv = legal(&mut b).await[0].clone();
+    let a = act(&mut b, json!({"t": "move", "game": game, "move": mv})).await;
+    let last = a["ver"].as_u64().unwrap();
+    let mut z = Ws::connect(addr).await.unwrap();
+    z.send(&json!({"v": 1, "t": "join", "game": game, "since": seen}))
+        .await
+        .unwrap();
+    assert_eq!(z.recv().await.unwrap()["t"], "joined");
+    for ver in seen + 1..=last {
+        let f = z.recv().await.unwrap();
+        assert_eq!(
+            (f["t"].as_str(), f["ver"].as_u64()),
+            (Some("event"), Some(ver)),
+            "{f}"
+        );
+        if f["e"]["type"] == "move" {
+            assert_eq!(f["e"]["observation"]["viewer"], "spectator");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_away_past_the_grace_period_loses_on_the_opponents_claim() {
     let time = Arc::new(ManualTime::default());
     let config = Config {

@@ -408,7 +408,7 @@ fn checkpointer(c: &Connection, writer_gone: &std::sync::mpsc::Receiver<()>, fra
 /// meanwhile. When the WAL has grown past [`WAL_RESTART_FRAMES`], the writer checkpoints
 /// the little the checkpointer has not yet copied, so that the WAL starts over.
 fn writer(
-    mut c: Connection,
+    c: Connection,
     mut rx: mpsc::UnboundedReceiver<Job>,
     wal_frames: &AtomicI64,
     restart_frames: i64,
@@ -431,21 +431,27 @@ fn writer(
             }
         }
         let mut answers: Vec<std::result::Result<(), String>> = Vec::with_capacity(batch.len());
+        // Transaction and savepoint statements are prepared once (not parsed per job).
+        let run = |sql: &str| {
+            c.prepare_cached(sql)
+                .and_then(|mut q| q.execute([]).map(|_| ()))
+        };
         let committed = (|| -> rusqlite::Result<()> {
-            let mut tx = c.transaction()?;
+            run("BEGIN")?;
             for (ops, _) in &batch {
-                let sp = tx.savepoint_with_name("job");
-                let r = sp.and_then(|sp| {
-                    for op in ops {
-                        apply(&sp, op)?;
-                    }
-                    sp.commit()?;
-                    Ok(())
-                });
+                run("SAVEPOINT job")?;
+                let r = ops.iter().try_for_each(|op| apply(&c, op));
+                if r.is_err() {
+                    run("ROLLBACK TO job")?;
+                }
+                run("RELEASE job")?;
                 answers.push(r.map_err(|e| e.to_string()));
             }
-            tx.commit()
+            run("COMMIT")
         })();
+        if committed.is_err() && !c.is_autocommit() {
+            let _ = run("ROLLBACK");
+        }
         if let Err(e) = committed {
             tracing::error!(error = %e, "commit failed");
             for (_, done) in batch.drain(..) {
@@ -487,6 +493,40 @@ mod tests {
                 std::fs::copy(&from, format!("{}{ext}", to.display())).unwrap();
             }
         }
+    }
+
+    /// A write that fails (here a second event with the same version) is refused alone:
+    /// writes committed in the same group commit are kept, and nothing of the failed one is.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failed_write_is_refused_alone_even_when_committed_with_others() {
+        let dir = std::env::temp_dir().join(format!("salpakan-store-fail-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("s.db");
+        let (store, _) = Store::open(&db).unwrap();
+        store.write(vec![event("g", 1)]).await.unwrap();
+        // Queued back to back, so that the writer usually takes them in one group commit
+        // (the outcome must be the same either way).
+        let mut answers = Vec::new();
+        for (game, vers) in [("a", vec![1, 2]), ("g", vec![2, 1]), ("b", vec![1])] {
+            let ops = vers.into_iter().map(|v| event(game, v)).collect();
+            let (tx, rx) = oneshot::channel();
+            store.tx.send((ops, tx)).unwrap();
+            answers.push(rx);
+        }
+        let mut results = Vec::new();
+        for rx in answers {
+            results.push(rx.await.unwrap().is_ok());
+        }
+        assert_eq!(results, [true, false, true]);
+        let c = Connection::open(&db).unwrap();
+        assert_eq!(events(&c, "a").unwrap().len(), 2);
+        assert_eq!(events(&c, "b").unwrap().len(), 1);
+        // Of the failed write's two events, not even the first (version 2) was kept.
+        let g: Vec<u64> = events(&c, "g").unwrap().iter().map(|e| e.ver).collect();
+        assert_eq!(g, [1]);
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Checkpoints run off the commit path and the WAL starts over many times; every

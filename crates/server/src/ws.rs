@@ -76,8 +76,11 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         kill: kill.clone(),
     };
     let writer = tokio::spawn(async move {
-        // Frames queued together go out in one write (one flush for all of them).
+        // Frames queued together go out in one write (one flush for all of them). Before
+        // writing, the writer lets the tasks that are ready run once: a move's event and its
+        // acknowledgement (queued by two tasks) then usually leave in one write.
         'frames: while let Some(mut f) = rx.recv().await {
+            let mut yielded = false;
             loop {
                 if f.is_empty() {
                     let _ = sink.flush().await;
@@ -88,6 +91,14 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
                 }
                 match rx.try_recv() {
                     Ok(next) => f = next,
+                    Err(_) if !yielded => {
+                        yielded = true;
+                        tokio::task::yield_now().await;
+                        match rx.try_recv() {
+                            Ok(next) => f = next,
+                            Err(_) => break,
+                        }
+                    }
                     Err(_) => break,
                 }
             }

@@ -358,9 +358,12 @@ pub fn evaluate(g: &Generals, seat: Seat) -> f64 {
     squash(score)
 }
 
-/// The search's evaluation: [`evaluate`], plus the immediate threat on a Flag: when the
-/// side to move has a piece next to the other side's Flag (in this sample), it takes the
-/// Flag next ply, so the position is nearly won for the mover.
+/// The search's evaluation: [`evaluate`], plus two things a shallow search cannot see
+/// coming (in this sample):
+/// - the immediate threat on a Flag: when the side to move has a piece next to the other
+///   side's Flag, it takes the Flag next ply, so the position is nearly won for the mover;
+/// - the Flag's race: a Flag that no enemy piece can reach before it arrives on the far
+///   rank (see [`unstoppable`]) wins the game.
 #[must_use]
 pub fn search_evaluate(g: &Generals, seat: Seat) -> f64 {
     if let Some(v) = terminal(g, seat) {
@@ -370,21 +373,64 @@ pub fn search_evaluate(g: &Generals, seat: Seat) -> f64 {
     let Some(mover) = g.to_move() else {
         return base;
     };
-    let flag = Square::all().find(|&s| g.at(s) == Some((mover.other(), Piece::Flag)));
-    let Some(f) = flag else {
-        return base;
-    };
-    let threat = Square::all().any(|s| {
-        let d = (i16::from(s.file()) - i16::from(f.file())).abs()
-            + (i16::from(s.rank()) - i16::from(f.rank())).abs();
-        d == 1 && matches!(g.at(s), Some((o, _)) if o == mover)
-    });
-    if !threat {
+    let mut flags: [Option<Square>; 2] = [None, None];
+    for s in Square::all() {
+        if let Some((o, Piece::Flag)) = g.at(s) {
+            flags[o.index()] = Some(s);
+        }
+    }
+    let mut bonus = 0.0;
+    if let Some(f) = flags[mover.other().index()] {
+        let threat = Square::all().any(|s| {
+            let d = (i16::from(s.file()) - i16::from(f.file())).abs()
+                + (i16::from(s.rank()) - i16::from(f.rank())).abs();
+            d == 1 && matches!(g.at(s), Some((o, _)) if o == mover)
+        });
+        if threat {
+            bonus += if mover == seat { 3.0 } else { -3.0 };
+        }
+    }
+    for side in Seat::BOTH {
+        if let Some(f) = flags[side.index()] {
+            if unstoppable(g, side, f, mover == side) {
+                bonus += if side == seat { RACE } else { -RACE };
+            }
+        }
+    }
+    if bonus == 0.0 {
         return base;
     }
     let logit = (base.clamp(1e-9, 1.0 - 1e-9) / (1.0 - base.clamp(1e-9, 1.0 - 1e-9))).ln();
-    let sign = if mover == seat { 1.0 } else { -1.0 };
-    squash(logit + sign * 3.0)
+    squash(logit + bonus)
+}
+
+/// The evaluation's reward (in logits) for a Flag that wins its race.
+const RACE: f64 = 4.0;
+
+/// Whether `side`'s Flag on `f` reaches the far rank before any enemy piece can stop it,
+/// going straight ahead: an enemy piece stops it if it can stand next to the Flag's square
+/// when its side is to move (and then take it), at some point of the Flag's way, the
+/// arrival square included (a Flag that arrives next to an enemy piece does not win at
+/// once). `flag_moves`: the Flag's side is to move.
+fn unstoppable(g: &Generals, side: Seat, f: Square, flag_moves: bool) -> bool {
+    let at = depth(side, f);
+    let n = RANKS - 1 - at;
+    if n == 0 {
+        return false;
+    }
+    // After the Flag's m-th move (or before its first, when the enemy is to move) the
+    // enemy makes its m-th (m+1-th) move.
+    let extra = u16::from(!flag_moves);
+    !Square::all().any(|s| {
+        matches!(g.at(s), Some((o, _)) if o != side) && {
+            let files = (i16::from(s.file()) - i16::from(f.file())).unsigned_abs();
+            let d = i16::from(depth(side, s));
+            (0..=n).any(|m| {
+                let on = i16::from(at + m);
+                files + (d - on).unsigned_abs() <= u16::from(m) + extra
+            })
+        }
+    })
 }
 
 impl AiGame for Generals {

@@ -85,7 +85,16 @@ pub fn search<G: AiGame>(
         Budget::Millis(_) => u64::MAX,
     };
     let belief = G::belief(k);
-    let mut pool: Vec<G> = Vec::with_capacity(params.samples);
+    let samples = params.samples.max(1);
+    let pool: Vec<G> = (0..samples)
+        .map(|_| G::determinize(k, &belief, rng))
+        .collect();
+    let root_moves = G::root_moves(k, &pool, legal);
+    let legal: &[G::Move] = if root_moves.is_empty() {
+        legal
+    } else {
+        &root_moves
+    };
     let mut nodes: Vec<Node<G::Move>> = vec![Node {
         mv: None,
         mover: me,
@@ -103,11 +112,7 @@ pub fn search<G: AiGame>(
                 break;
             }
         }
-        let slot = (it as usize) % params.samples.max(1);
-        if slot >= pool.len() {
-            pool.push(G::determinize(k, &belief, rng));
-        }
-        let mut g = pool[slot].clone();
+        let mut g = pool[(it as usize) % samples].clone();
         path.clear();
         let mut node = 0usize;
         // Selection and expansion.

@@ -248,4 +248,95 @@ mod search_rules {
         assert!(seen > plain + 0.2 && seen > 0.85, "{plain} -> {seen}");
         assert!((gg::search_evaluate(&g, Seat::First) - (1.0 - seen)).abs() < 1e-9);
     }
+
+    /// A small custom-army Generals game: `first` and `second` as `square:code` lists, then
+    /// `moves` played.
+    fn small_generals(first: &str, second: &str, moves: &[&str]) -> (GeneralsOptions, Generals) {
+        use salpakan_engine::GameOptions;
+        let o = GeneralsOptions::from_text("army=FLG:1,PVT:1,5G:1").unwrap();
+        let setups = Setups([
+            Setup::parse(Seat::First, &o.army, first).unwrap(),
+            Setup::parse(Seat::Second, &o.army, second).unwrap(),
+        ]);
+        let mut g = Generals::start(&o, setups).unwrap();
+        for mv in moves {
+            g.play(<Generals as Game>::parse_token(mv).unwrap())
+                .unwrap();
+        }
+        (o, g)
+    }
+
+    #[test]
+    fn generals_search_counts_a_flag_no_enemy_piece_can_catch_as_winning_its_race() {
+        // White's Flag on a4 needs four moves to reach rank 8. Black's pieces stand far off
+        // on the i file (out of reach), or its General on b6 (in reach: it meets the Flag).
+        let white = "a3:FLG i1:PVT h1:5G";
+        let away = small_generals(white, "i8:FLG i7:PVT i6:5G", &["a3-a4", "i6-h6", "h1-h2"]).1;
+        let near = small_generals(white, "i8:FLG i7:PVT b6:5G", &["a3-a4", "b6-c6", "h1-h2"]).1;
+        assert_eq!(away.to_move(), Some(Seat::Second));
+        let gain =
+            |g: &Generals| gg::search_evaluate(g, Seat::First) - gg::evaluate(g, Seat::First);
+        assert!(gain(&away) > 0.2, "unstoppable: {}", gain(&away));
+        assert!(gain(&near).abs() < 1e-9, "stoppable: {}", gain(&near));
+        // And the other way round for the side that cannot catch it.
+        assert!(gg::search_evaluate(&away, Seat::Second) < 0.1);
+    }
+
+    /// The root moves the search keeps for White after `moves` in a custom-army game, and
+    /// whether the Flag's attack `attack` is among them.
+    fn flag_attack_kept(
+        army: &str,
+        white: &str,
+        black: &str,
+        moves: &[&str],
+        attack: &str,
+    ) -> bool {
+        use salpakan_ai::Knowledge;
+        use salpakan_engine::{GameOptions, Match};
+        let o = GeneralsOptions::from_text(&format!("army={army}")).unwrap();
+        let setups = Setups([
+            Setup::parse(Seat::First, &o.army, white).unwrap(),
+            Setup::parse(Seat::Second, &o.army, black).unwrap(),
+        ]);
+        let mut m = Match::<Generals>::start(&o, setups, &mut rng_from_seed(1)).unwrap();
+        for mv in moves {
+            m.play(<Generals as Game>::parse_token(mv).unwrap())
+                .unwrap();
+        }
+        let k = Knowledge::of(&m, Seat::First);
+        let b = gg::belief(&k);
+        let mut rng = rng_from_seed(5);
+        let pool: Vec<Generals> = (0..32).map(|_| gg::determinize(&k, &b, &mut rng)).collect();
+        let legal = k.legal_moves();
+        let attack = <Generals as Game>::parse_token(attack).unwrap();
+        assert!(legal.contains(&attack));
+        let kept = gg::root_moves(&k, &pool, legal);
+        // Only the Flag's attack may be left out.
+        assert!(legal.iter().all(|mv| *mv == attack || kept.contains(mv)));
+        kept.contains(&attack)
+    }
+
+    #[test]
+    fn generals_search_gambles_the_flag_only_on_a_piece_likely_to_be_the_flag() {
+        // A piece that came from Black's front rank stands next to White's Flag; Black's back
+        // rank still holds two unknown pieces: it is unlikely to be the Flag.
+        assert!(!flag_attack_kept(
+            "FLG:1,5G:1,PVT:1",
+            "e3:FLG a3:5G i1:PVT",
+            "a8:FLG i8:5G e6:PVT",
+            &["a3-a4", "e6-e5", "a4-a5", "e5-e4"],
+            "e3-e4",
+        ));
+        // Black's only other piece left the board in a split while the game went on (so it
+        // was no Flag): the piece next to White's Flag is surely the Flag.
+        assert!(flag_attack_kept(
+            "FLG:1,5G:1",
+            "e3:FLG a3:5G",
+            "e7:FLG a6:5G",
+            &[
+                "a3-a4", "a6-a5", "a4-a5", "e7-e6", "e3-d3", "e6-e5", "d3-d4", "e5-e4"
+            ],
+            "d4-e4",
+        ));
+    }
 }

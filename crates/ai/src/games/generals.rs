@@ -460,6 +460,38 @@ impl AiGame for Generals {
     fn evaluate(g: &Self, seat: Seat) -> f64 {
         evaluate(g, seat)
     }
+
+    fn root_moves(k: &Knowledge<Self>, pool: &[Self], legal: &[Move]) -> Vec<Move> {
+        root_moves(k, pool, legal)
+    }
+}
+
+/// The root moves worth searching: all but the Flag's attacks on pieces that are the enemy
+/// Flag in fewer than half of the samples. Losing the Flag loses the game, and the search's
+/// few samples and shallow tree overrate such gambles.
+#[must_use]
+pub fn root_moves(k: &Knowledge<Generals>, pool: &[Generals], legal: &[Move]) -> Vec<Move> {
+    let me = k.seat();
+    let Some(g) = pool.first() else {
+        return legal.to_vec();
+    };
+    legal
+        .iter()
+        .copied()
+        .filter(|mv| {
+            if g.at(mv.from) != Some((me, Piece::Flag)) {
+                return true;
+            }
+            if !matches!(g.at(mv.to), Some((o, _)) if o != me) {
+                return true;
+            }
+            let flags = pool
+                .iter()
+                .filter(|s| s.at(mv.to) == Some((me.other(), Piece::Flag)))
+                .count();
+            2 * flags >= pool.len()
+        })
+        .collect()
 }
 
 /// A setup with variety: the Flag on the back rank (sometimes the middle), guarded by a

@@ -45,6 +45,13 @@ pub trait AiGame: Game {
         g.random_move(rng)
     }
 
+    /// The root moves worth searching, given the hidden states sampled for the search: by
+    /// default every legal move. A game may leave out moves that the samples show to be
+    /// reckless (Generals: attacking with the Flag a piece that is unlikely to be the Flag).
+    fn root_moves(_k: &Knowledge<Self>, _pool: &[Self], legal: &[Self::Move]) -> Vec<Self::Move> {
+        legal.to_vec()
+    }
+
     /// Rollout plies before the evaluation, by default.
     const ROLLOUT_DEPTH: u32;
 

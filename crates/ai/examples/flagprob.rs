@@ -1,0 +1,65 @@
+//! Diagnostic: the belief's chance that each enemy piece is the Flag, for a seat at a ply of
+//! a Generals record: `flagprob <record> <white|black> <ply>`.
+use salpakan_ai::Knowledge;
+use salpakan_ai::games::generals::belief;
+use salpakan_engine::generals::{Generals, Piece, Square};
+use salpakan_engine::{Match, Record, Seat, rng_from_seed};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let text = std::fs::read_to_string(&args[1]).expect("a record");
+    let mut rec = Record::parse(&text).expect("a record");
+    let seat = if args[2] == "white" {
+        Seat::First
+    } else {
+        Seat::Second
+    };
+    let ply: usize = args[3].parse().expect("a ply");
+    rec.plies.truncate(ply);
+    rec.result = "*".into();
+    rec.tags
+        .retain(|(k, _)| k != "Result" && k != "Reason" && k != "Plies");
+    let m = Match::<Generals>::replay(&rec).expect("replays");
+    let k = Knowledge::of(&m, seat);
+    let b = belief(&k);
+    let mut rng = rng_from_seed(1);
+    let n = 400;
+    let mut flag = vec![0u32; b.tokens().len()];
+    for _ in 0..n {
+        let a = b.sample(&mut rng).expect("a sample");
+        for (t, &p) in a.iter().enumerate() {
+            if p == Piece::Flag as u8 {
+                flag[t] += 1;
+            }
+        }
+    }
+    let mut rows: Vec<(f64, String)> = b
+        .tokens()
+        .iter()
+        .enumerate()
+        .filter_map(|(t, tok)| {
+            let sq = |i: u8| Square::new(i % 9, i / 9).expect("a square");
+            tok.square.map(|s| {
+                (
+                    f64::from(flag[t]) / f64::from(n),
+                    format!(
+                        "{} (from {}, {} moves, {} attacks)",
+                        sq(s),
+                        sq(tok.start),
+                        tok.moves,
+                        tok.attacks
+                    ),
+                )
+            })
+        })
+        .collect();
+    rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (p, s) in rows.iter().take(6) {
+        println!("{p:.2} {s}");
+    }
+    let actual = Square::all().find(|&s| m.game().at(s) == Some((seat.other(), Piece::Flag)));
+    println!(
+        "actual flag: {}",
+        actual.map_or("-".into(), |s| s.to_string())
+    );
+}

@@ -14,7 +14,23 @@ use salpakan_tui::app::{Input, Screen};
 use salpakan_tui::presenter::{BACK, LAKE};
 use salpakan_tui::{App, PlayConfig};
 
-fn temp_dir(name: &str) -> PathBuf {
+/// A temporary folder, removed when dropped.
+struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> TempDir {
     static N: AtomicU32 = AtomicU32::new(0);
     let d = std::env::temp_dir().join(format!(
         "salpakan-tui-test-{}-{name}-{}",
@@ -23,7 +39,7 @@ fn temp_dir(name: &str) -> PathBuf {
     ));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    TempDir(d)
 }
 
 fn config(kind: GameKind, seat: Seat, options: serde_json::Value, dir: &Path) -> PlayConfig {
@@ -39,7 +55,7 @@ fn config(kind: GameKind, seat: Seat, options: serde_json::Value, dir: &Path) ->
     }
 }
 
-fn app(kind: GameKind, seat: Seat) -> (App, PathBuf) {
+fn app(kind: GameKind, seat: Seat) -> (App, TempDir) {
     let dir = temp_dir(kind.name());
     let a = App::new(config(kind, seat, serde_json::Value::Null, &dir)).unwrap();
     (a, dir)
@@ -93,7 +109,7 @@ fn play_out(app: &mut App, max: u32) {
 
 #[test]
 fn setup_screen_shows_the_army_the_area_and_the_keys() {
-    let (mut a, _) = app(GameKind::Generals, Seat::First);
+    let (mut a, _dir) = app(GameKind::Generals, Seat::First);
     let s = screen(&mut a, 100, 30);
     assert!(s.contains("setup · you play White"), "{s}");
     assert!(s.contains("General of the Army"), "{s}");
@@ -104,7 +120,7 @@ fn setup_screen_shows_the_army_the_area_and_the_keys() {
 
 #[test]
 fn setup_keys_place_pick_up_swap_remove_and_start() {
-    let (mut a, _) = app(GameKind::Generals, Seat::First);
+    let (mut a, _dir) = app(GameKind::Generals, Seat::First);
     press(&mut a, KeyCode::Enter); // 5G on a1
     press(&mut a, KeyCode::Right);
     press(&mut a, KeyCode::Enter); // 4G on b1
@@ -188,7 +204,7 @@ fn setups_save_to_files_and_load_back() {
 
 #[test]
 fn play_screen_shows_own_pieces_and_enemy_backs_only() {
-    let (mut a, _) = app(GameKind::Generals, Seat::First);
+    let (mut a, _dir) = app(GameKind::Generals, Seat::First);
     press(&mut a, KeyCode::Char('r'));
     press(&mut a, KeyCode::Char('g'));
     let s = screen(&mut a, 100, 30);
@@ -270,7 +286,7 @@ fn a_full_game_against_the_random_bot_ends_revealed_with_a_record_that_replays()
 
 #[test]
 fn resigning_asks_first_and_the_bot_wins() {
-    let (mut a, _) = app(GameKind::Stratego, Seat::First);
+    let (mut a, _dir) = app(GameKind::Stratego, Seat::First);
     press(&mut a, KeyCode::Char('r'));
     press(&mut a, KeyCode::Char('g'));
     press(&mut a, KeyCode::Char('R'));
@@ -292,7 +308,7 @@ fn resigning_asks_first_and_the_bot_wins() {
 
 #[test]
 fn a_draw_offer_gets_the_bots_answer() {
-    let (mut a, _) = app(GameKind::Generals, Seat::First);
+    let (mut a, _dir) = app(GameKind::Generals, Seat::First);
     press(&mut a, KeyCode::Char('r'));
     press(&mut a, KeyCode::Char('g'));
     press(&mut a, KeyCode::Char('d'));
@@ -311,7 +327,7 @@ fn a_draw_offer_gets_the_bots_answer() {
 
 #[test]
 fn stratego_draws_lakes_and_moves_with_cursor_keys() {
-    let (mut a, _) = app(GameKind::Stratego, Seat::First);
+    let (mut a, _dir) = app(GameKind::Stratego, Seat::First);
     press(&mut a, KeyCode::Char('r'));
     press(&mut a, KeyCode::Char('g'));
     let s = screen(&mut a, 100, 30);
@@ -353,7 +369,7 @@ fn stratego_draws_lakes_and_moves_with_cursor_keys() {
 
 #[test]
 fn banqi_starts_without_a_setup_and_enter_flips() {
-    let (mut a, _) = app(GameKind::Banqi, Seat::First);
+    let (mut a, _dir) = app(GameKind::Banqi, Seat::First);
     assert!(matches!(a.screen, Screen::Play(_)));
     let s = screen(&mut a, 100, 30);
     assert_eq!(s.matches(BACK).count(), 32, "{s}");
@@ -367,7 +383,7 @@ fn banqi_starts_without_a_setup_and_enter_flips() {
 
 #[test]
 fn playing_second_the_bot_moves_first_and_the_board_is_turned() {
-    let (mut a, _) = app(GameKind::Generals, Seat::Second);
+    let (mut a, _dir) = app(GameKind::Generals, Seat::Second);
     press(&mut a, KeyCode::Char('r'));
     press(&mut a, KeyCode::Char('g'));
     a.wait_for_bot();
@@ -382,7 +398,7 @@ fn playing_second_the_bot_moves_first_and_the_board_is_turned() {
 #[test]
 fn a_click_selects_the_square_under_the_mouse_at_every_board_size() {
     for (w, h) in [(80, 24), (100, 30), (130, 45)] {
-        let (mut a, _) = app(GameKind::Generals, Seat::First);
+        let (mut a, _dir) = app(GameKind::Generals, Seat::First);
         press(&mut a, KeyCode::Char('r'));
         press(&mut a, KeyCode::Char('g'));
         let _ = screen(&mut a, w, h);
@@ -403,7 +419,7 @@ fn a_click_selects_the_square_under_the_mouse_at_every_board_size() {
 
 #[test]
 fn a_terminal_too_small_gets_a_clear_message() {
-    let (mut a, _) = app(GameKind::Stratego, Seat::First);
+    let (mut a, _dir) = app(GameKind::Stratego, Seat::First);
     let s = screen(&mut a, 60, 20);
     assert!(s.contains("The terminal is too small"), "{s}");
     assert!(s.contains("at least 80×24"), "{s}");
@@ -453,7 +469,7 @@ fn bad_and_random_keystrokes_never_crash_any_screen() {
     ];
     for kind in GameKind::ALL {
         for seat in Seat::BOTH {
-            let (mut a, _) = app(kind, seat);
+            let (mut a, _dir) = app(kind, seat);
             let mut x: u64 = 0x9E37_79B9 ^ kind as u64;
             for i in 0..1500 {
                 x ^= x << 13;

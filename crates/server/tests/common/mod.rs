@@ -40,6 +40,15 @@ impl TestServer {
     }
 }
 
+impl Drop for TestServer {
+    /// Removes the test's temporary folder (the database in it).
+    fn drop(&mut self) {
+        if let Some(dir) = self.db.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
 pub fn config(time: &Arc<ManualTime>) -> Config {
     Config {
         time: time.clone(),

@@ -211,20 +211,10 @@ impl Ws {
     /// # Errors
     /// Timeout, a closed connection, or a frame that is not JSON.
     pub async fn recv_within(&mut self, timeout: Duration) -> Result<Value, ClientError> {
-        loop {
-            let m = tokio::time::timeout(timeout, self.inner.next())
-                .await
-                .map_err(|_| "timed out waiting for a message")?
-                .ok_or("connection closed")??;
-            match m {
-                Message::Text(t) => {
-                    self.frames.push(t.to_string());
-                    return Ok(serde_json::from_str(t.as_str())?);
-                }
-                Message::Close(_) => return Err("connection closed".into()),
-                _ => {}
-            }
-        }
+        let t = self.recv_text_within(timeout).await?;
+        let v = serde_json::from_str(&t);
+        self.frames.push(t);
+        Ok(v?)
     }
 
     /// The next text frame from the network within `timeout`, as it came: not parsed and

@@ -315,28 +315,12 @@ impl<K: Ord, V> SquareMap<K, V> {
             .ok()
             .map(|i| &self.0[i].1)
     }
-
-    /// Whether something stands on `k`.
-    #[must_use]
-    pub fn contains_key(&self, k: &K) -> bool {
-        self.get(k).is_some()
-    }
 }
 
 impl<K, V> SquareMap<K, V> {
     /// The entries in square order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&K, &V)> + DoubleEndedIterator {
         self.0.iter().map(|(k, v)| (k, v))
-    }
-
-    /// The occupied squares, in order.
-    pub fn keys(&self) -> impl ExactSizeIterator<Item = &K> + DoubleEndedIterator {
-        self.0.iter().map(|(k, _)| k)
-    }
-
-    /// What stands on them, in square order.
-    pub fn values(&self) -> impl ExactSizeIterator<Item = &V> + DoubleEndedIterator {
-        self.0.iter().map(|(_, v)| v)
     }
 
     /// How many squares are occupied.

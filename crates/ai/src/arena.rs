@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use salpakan_engine::{AnyMatch, Copy, EndReason, GameKind, Outcome, Seat};
 use serde_json::Value;
 
+use crate::legacy::{Incidents, LegacyBot, Turn};
 use crate::protocol::{BotFailure, ExternalBot};
 use crate::{BotKind, BotSpec, choose_move, choose_setup};
 
@@ -98,6 +99,8 @@ pub struct GameResult {
     pub termination: Option<String>,
     /// Where its record was written.
     pub record: Option<PathBuf>,
+    /// What the referee counted for each seat's legacy program (`ucc:`, `ntu:`), by seat.
+    pub incidents: [Incidents; 2],
 }
 
 /// One bot's line in the table.
@@ -121,6 +124,8 @@ pub struct Standing {
     pub elo: f64,
     /// Half-width of the 95% confidence interval of the rating.
     pub ci95: f64,
+    /// What the referee counted for this bot over its games (legacy programs only).
+    pub incidents: Incidents,
 }
 
 /// A pairing's result.
@@ -190,6 +195,9 @@ pub fn run(
     cfg.kind
         .new_match(&cfg.options, &serde_json::Map::new(), 0)
         .map_err(|e| ArenaError::Options(e.to_string()))?;
+    for b in &cfg.bots {
+        crate::legacy::check_options(b, cfg.kind, &cfg.options).map_err(ArenaError::Options)?;
+    }
     if let Some(dir) = &cfg.records {
         std::fs::create_dir_all(dir).map_err(|e| ArenaError::Records {
             path: dir.display().to_string(),
@@ -230,7 +238,7 @@ pub fn run(
                     }
                     let (p, g, seats) = schedule[i];
                     let seed = mix(mix(cfg.seed, p as u64), u64::from(g));
-                    let (mut m, termination) = play_one(cfg, seats, seed);
+                    let (mut m, termination, incidents) = play_one(cfg, seats, seed);
                     let outcome = m.outcome().expect("play_one finishes the game");
                     m.set_record_tag("Event", "salpakan arena".into());
                     m.set_record_tag("Round", (i + 1).to_string());
@@ -267,6 +275,7 @@ pub fn run(
                         plies: m.ply(),
                         termination,
                         record,
+                        incidents,
                     });
                     let d = done.fetch_add(1, Ordering::SeqCst) + 1;
                     progress(d, total);
@@ -288,17 +297,41 @@ fn play_one(
     cfg: &ArenaConfig,
     seats: [usize; 2],
     seed: u64,
-) -> (Box<dyn AnyMatch>, Option<String>) {
+) -> (Box<dyn AnyMatch>, Option<String>, [Incidents; 2]) {
     let kind = cfg.kind;
     let specs = seats.map(|i| &cfg.bots[i]);
     let mut ext: [Option<ExternalBot>; 2] = [None, None];
+    let mut legacy: [Option<LegacyBot>; 2] = [None, None];
     let mut failure: Option<(Seat, String)> = None;
     let mut setups = serde_json::Map::new();
     for s in Seat::BOTH {
         let spec = specs[s.index()];
         let name = kind.seat_name(s);
         let setup_seed = mix(seed, 100 + s as u64);
-        if let BotKind::Command(cmd) = spec.kind() {
+        if let Some(spawned) = LegacyBot::spawn(spec) {
+            let opponent = specs[s.other().index()].to_string();
+            match spawned {
+                Err(e) => {
+                    failure.get_or_insert((s, e.to_string()));
+                }
+                Ok(mut b) => {
+                    match b.start(kind, s, &opponent) {
+                        Ok(Some(setup)) => {
+                            if let Err(e) = kind.check_setup(&cfg.options, s, &setup) {
+                                failure.get_or_insert((s, format!("bad setup: {e}")));
+                            } else {
+                                setups.insert(name.into(), setup);
+                            }
+                        }
+                        Ok(None) => {}
+                        Err(e) => {
+                            failure.get_or_insert((s, e.to_string()));
+                        }
+                    }
+                    legacy[s.index()] = Some(b);
+                }
+            }
+        } else if let BotKind::Command(cmd) = spec.kind() {
             let timeout = spec.param("timeout").unwrap_or(5000);
             let started = ExternalBot::spawn(cmd, timeout).and_then(|mut b| {
                 let setup = b.start(kind, s, &cfg.options)?;
@@ -353,6 +386,26 @@ fn play_one(
             termination = Some(format!("stopped as a draw after {} plies", cfg.max_plies));
             break;
         }
+        if let Some(b) = legacy[s.index()].as_mut() {
+            let turn_seed = mix(seed, 7 + u64::from(m.ply()));
+            match b.play_turn(&mut m, s, turn_seed) {
+                Ok(Turn::Played) => {}
+                Ok(Turn::Resigned(answer)) => {
+                    let _ = m.conclude(Outcome::win(s.other(), EndReason::Resignation));
+                    termination = Some(format!(
+                        "{} ({}) resigns: {answer}",
+                        kind.seat_name(s),
+                        specs[s.index()]
+                    ));
+                    break;
+                }
+                Err(e) => {
+                    termination = Some(forfeit(&mut m, s, &e.to_string()));
+                    break;
+                }
+            }
+            continue;
+        }
         let answer = match ext[s.index()].as_mut() {
             Some(b) => b.choose(m.as_ref(), s),
             None => Ok(choose_move(
@@ -376,12 +429,17 @@ fn play_one(
             break;
         }
     }
+    let mut incidents = [Incidents::default(); 2];
     for s in Seat::BOTH {
         if let Some(b) = ext[s.index()].as_mut() {
             b.finish(m.as_ref(), s);
         }
+        if let Some(b) = legacy[s.index()].as_mut() {
+            b.finish(m.as_ref(), s);
+            incidents[s.index()] = b.incidents();
+        }
     }
-    (m, termination)
+    (m, termination, incidents)
 }
 
 fn report(cfg: &ArenaConfig, pairings: &[[usize; 2]], games: Vec<GameResult>) -> ArenaReport {
@@ -399,6 +457,7 @@ fn report(cfg: &ArenaConfig, pairings: &[[usize; 2]], games: Vec<GameResult>) ->
             score: 0.0,
             elo: 0.0,
             ci95: 0.0,
+            incidents: Incidents::default(),
         })
         .collect();
     // points[i][j]: points of i against j; played[i][j]: games between them.
@@ -428,6 +487,7 @@ fn report(cfg: &ArenaConfig, pairings: &[[usize; 2]], games: Vec<GameResult>) ->
                     }
                 }
             }
+            line.incidents.add(&g.incidents[s.index()]);
             points[me][them] += sc;
             played[me][them] += 1.0;
         }
@@ -572,6 +632,19 @@ impl ArenaReport {
                 p.wdl[2],
                 100.0 * p.score()
             );
+        }
+        let counted: Vec<&Standing> = self
+            .standings
+            .iter()
+            .filter(|s| {
+                matches!(s.bot.kind(), BotKind::Ucc(_) | BotKind::Ntu(_)) || !s.incidents.is_empty()
+            })
+            .collect();
+        if !counted.is_empty() {
+            out.push_str("\nrefereeing of legacy programs (docs/legacy-protocols.md):\n");
+            for s in counted {
+                let _ = writeln!(out, "{}: {}", s.bot, s.incidents);
+            }
         }
         out
     }

@@ -101,7 +101,9 @@ pub fn choose<G: AiGame>(spec: &BotSpec, k: &Knowledge<G>, seed: u64) -> G::Move
         }
         .choose(k, &mut rng),
         BotKind::Mcts => search(k, &mcts_params::<G>(spec), &mut rng).best,
-        BotKind::Command(_) => panic!("external bots play through the bot protocol"),
+        BotKind::Command(_) | BotKind::Ucc(_) | BotKind::Ntu(_) => {
+            panic!("external bots play through the bot protocol")
+        }
     }
 }
 
@@ -112,7 +114,7 @@ pub fn accepts_draw<G: AiGame>(spec: &BotSpec, k: &Knowledge<G>) -> bool {
     let mut rng = rng_from_seed(mix_seed(spec, u64::from(k.history().len() as u32)));
     match spec.kind() {
         BotKind::Random => rng.random_bool(0.5),
-        BotKind::Command(_) => false,
+        BotKind::Command(_) | BotKind::Ucc(_) | BotKind::Ntu(_) => false,
         _ => {
             let b = G::belief(k);
             let n = 16;

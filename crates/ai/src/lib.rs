@@ -26,6 +26,7 @@ pub mod belief;
 pub mod bots;
 pub mod games;
 mod knowledge;
+pub mod legacy;
 pub mod mcts;
 pub mod protocol;
 mod spec;

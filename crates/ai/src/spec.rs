@@ -16,6 +16,12 @@ pub enum BotKind {
     Mcts,
     /// An external program speaking the bot protocol (`docs/bot-protocol.md`).
     Command(String),
+    /// An old Stratego program speaking the UCC 2012 agent protocol
+    /// (`docs/legacy-protocols.md`).
+    Ucc(String),
+    /// An old Dark Chess (Banqi) engine speaking the NTU course protocol
+    /// (`docs/legacy-protocols.md`).
+    Ntu(String),
 }
 
 impl BotKind {
@@ -28,6 +34,8 @@ impl BotKind {
             BotKind::Greedy => "greedy",
             BotKind::Mcts => "mcts",
             BotKind::Command(_) => "cmd",
+            BotKind::Ucc(_) => "ucc",
+            BotKind::Ntu(_) => "ntu",
         }
     }
 
@@ -52,10 +60,11 @@ impl BotKind {
                 ),
                 ("c", "exploration constant in hundredths (default 70)"),
             ],
-            BotKind::Command(_) => &[(
+            BotKind::Command(_) | BotKind::Ucc(_) => &[(
                 "timeout",
                 "milliseconds the program may take per answer (default 5000)",
             )],
+            BotKind::Ntu(_) => crate::legacy::NTU_PARAMS,
         }
     }
 }
@@ -122,7 +131,19 @@ impl BotSpec {
     /// Whether this is an external program.
     #[must_use]
     pub fn is_external(&self) -> bool {
-        matches!(self.kind, BotKind::Command(_))
+        matches!(
+            self.kind,
+            BotKind::Command(_) | BotKind::Ucc(_) | BotKind::Ntu(_)
+        )
+    }
+
+    /// The command line of an external program, whichever protocol it speaks.
+    #[must_use]
+    pub fn command(&self) -> Option<&str> {
+        match &self.kind {
+            BotKind::Command(c) | BotKind::Ucc(c) | BotKind::Ntu(c) => Some(c),
+            _ => None,
+        }
     }
 
     fn check_key(&self, key: &str) -> Result<(), AiError> {
@@ -194,10 +215,10 @@ impl FromStr for BotSpec {
             "random" => (BotKind::Random, rest),
             "greedy" => (BotKind::Greedy, rest),
             "mcts" => (BotKind::Mcts, rest),
-            "cmd" => {
+            proto @ ("cmd" | "ucc" | "ntu") => {
                 let body = rest.strip_prefix('"').ok_or_else(|| AiError::BadSpec {
                     spec: s.to_string(),
-                    why: "write an external bot as cmd:\"program arguments\"".into(),
+                    why: format!("write an external bot as {proto}:\"program arguments\""),
                 })?;
                 let end = body.find('"').ok_or_else(|| AiError::BadSpec {
                     spec: s.to_string(),
@@ -212,12 +233,20 @@ impl FromStr for BotSpec {
                 }
                 let after = body[end + 1..].trim();
                 let after = after.strip_prefix(',').unwrap_or(after);
-                (BotKind::Command(command), after)
+                let kind = match proto {
+                    "ucc" => BotKind::Ucc(command),
+                    "ntu" => BotKind::Ntu(command),
+                    _ => BotKind::Command(command),
+                };
+                (kind, after)
             }
             _ => {
                 return Err(AiError::UnknownBot {
                     name: name.to_string(),
-                    known: format!("{}, or cmd:\"program\"", BotKind::NAMES.join(", ")),
+                    known: format!(
+                        "{}, or cmd:\"program\", ucc:\"program\", ntu:\"program\"",
+                        BotKind::NAMES.join(", ")
+                    ),
                 });
             }
         };
@@ -245,6 +274,8 @@ impl fmt::Display for BotSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             BotKind::Command(c) => write!(f, "cmd:\"{c}\"")?,
+            BotKind::Ucc(c) => write!(f, "ucc:\"{c}\"")?,
+            BotKind::Ntu(c) => write!(f, "ntu:\"{c}\"")?,
             k => f.write_str(k.name())?,
         }
         for (i, (k, v)) in self.params.iter().enumerate() {

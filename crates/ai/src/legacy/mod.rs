@@ -1,0 +1,408 @@
+//! Old programs in the arena, and salpakan bots in old managers (`docs/legacy-protocols.md`).
+//!
+//! Two protocols older than salpakan:
+//!
+//! - [`ucc`]: the 2012 UCC programming competition's Stratego agent protocol (`ucc:"..."`).
+//! - [`ntu`]: the NTU computer Dark Chess course protocol for Banqi engines (`ntu:"..."`).
+//!
+//! As referee ([`LegacyBot`]), salpakan runs the program as a child process, shows it only
+//! what its seat may see (built from the seat's observation and its view of each ply), and
+//! decides everything. A move refused by a rule the old protocol does not know (the
+//! two-squares and chase rules) is replaced by the referee with the nearest legal move of the
+//! same piece, and counted; a move illegal under the protocol's own rules, a malformed line, a
+//! time-out or a crash loses the game by forfeit, and is counted too ([`Incidents`]).
+//!
+//! The other way round, [`ucc::agent`] and [`ntu::agent`] make any salpakan bot speak those
+//! protocols on stdin/stdout (`salpakan bot --protocol ucc|ntu`).
+
+pub mod ntu;
+mod process;
+mod proxy;
+pub mod ucc;
+
+use std::fmt;
+
+use rand::Rng;
+use salpakan_engine::banqi::{Banqi, BanqiOptions};
+use salpakan_engine::stratego::{Stratego, StrategoOptions};
+use salpakan_engine::{AnyMatch, Game, GameKind, GameOptions, Match, Seat, rng_from_seed, square};
+use serde_json::Value;
+
+use crate::protocol::BotFailure;
+use crate::{BotKind, BotSpec};
+
+/// The parameters of `ntu:"..."` bots.
+pub(crate) const NTU_PARAMS: &[(&str, &str)] = &[
+    (
+        "timeout",
+        "milliseconds the program may take per answer (default 5000)",
+    ),
+    (
+        "clock",
+        "milliseconds on the engine's game clock, told by time_setting and time_left \
+         (default 900000, the platform's 15 minutes)",
+    ),
+];
+
+/// What the referee counted for one program (in one game, or summed over games).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Incidents {
+    /// Moves refused by the two-squares rule, replaced by the referee.
+    pub two_squares: u32,
+    /// Moves refused by the chase (more-squares) rule, replaced by the referee.
+    pub chase: u32,
+    /// Moves illegal under the protocol's own rules (lost the game).
+    pub illegal: u32,
+    /// Lines that are not the protocol (lost the game).
+    pub malformed: u32,
+    /// Answers later than the time limit (lost the game).
+    pub timeouts: u32,
+    /// Exits or closed output (lost the game).
+    pub crashes: u32,
+    /// `SURRENDER` or `NO_MOVE` answers (resigned the game).
+    pub resignations: u32,
+}
+
+impl Incidents {
+    /// Adds another count to this one.
+    pub fn add(&mut self, o: &Incidents) {
+        self.two_squares += o.two_squares;
+        self.chase += o.chase;
+        self.illegal += o.illegal;
+        self.malformed += o.malformed;
+        self.timeouts += o.timeouts;
+        self.crashes += o.crashes;
+        self.resignations += o.resignations;
+    }
+
+    /// Whether nothing was counted.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Incidents::default()
+    }
+
+    fn count(&mut self, f: &BotFailure) {
+        match f {
+            BotFailure::Timeout(_) => self.timeouts += 1,
+            BotFailure::Crashed(_) | BotFailure::Spawn { .. } => self.crashes += 1,
+            BotFailure::BadAnswer { .. } => self.malformed += 1,
+            BotFailure::Illegal { .. } => self.illegal += 1,
+        }
+    }
+}
+
+impl fmt::Display for Incidents {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "two-squares refusals {}, chase refusals {}, illegal moves {}, malformed lines {}, \
+             time-outs {}, crashes {}, resignations {}",
+            self.two_squares,
+            self.chase,
+            self.illegal,
+            self.malformed,
+            self.timeouts,
+            self.crashes,
+            self.resignations
+        )
+    }
+}
+
+/// How a legacy program's turn ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// A move was played (the program's, or the referee's replacement for it).
+    Played,
+    /// The program resigned; the text is its answer (`SURRENDER`, `NO_MOVE`).
+    Resigned(String),
+}
+
+/// A program's answer, in salpakan notation.
+pub(crate) enum Answer {
+    Move(String),
+    Resign(String),
+}
+
+enum Host {
+    Ucc(ucc::Host),
+    Ntu(ntu::Host),
+}
+
+/// An old program playing one seat of one game, refereed by salpakan.
+pub struct LegacyBot {
+    host: Host,
+    incidents: Incidents,
+}
+
+impl fmt::Debug for LegacyBot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LegacyBot")
+            .field("incidents", &self.incidents)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A rule an old program does not know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum UnknownRule {
+    TwoSquares,
+    Chase,
+}
+
+impl LegacyBot {
+    /// Starts the program of a `ucc:"..."` or `ntu:"..."` spec; `None` for other bots.
+    ///
+    /// # Errors
+    /// [`BotFailure::Spawn`] if the program cannot be started.
+    pub fn spawn(spec: &BotSpec) -> Option<Result<LegacyBot, BotFailure>> {
+        let timeout = spec.param("timeout").unwrap_or(5000).max(1);
+        let host = match spec.kind() {
+            BotKind::Ucc(c) => ucc::Host::spawn(c, timeout).map(Host::Ucc),
+            BotKind::Ntu(c) => {
+                ntu::Host::spawn(c, timeout, spec.param("clock").unwrap_or(900_000)).map(Host::Ntu)
+            }
+            _ => return None,
+        };
+        Some(host.map(|host| LegacyBot {
+            host,
+            incidents: Incidents::default(),
+        }))
+    }
+
+    /// The program's process id.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        match &self.host {
+            Host::Ucc(h) => h.pid(),
+            Host::Ntu(h) => h.pid(),
+        }
+    }
+
+    /// What was counted so far in this game.
+    #[must_use]
+    pub fn incidents(&self) -> Incidents {
+        self.incidents
+    }
+
+    /// Starts the game: Stratego programs answer their setup (as a JSON object of square to
+    /// piece code), Banqi engines get ready (`None`).
+    ///
+    /// # Errors
+    /// A failure of the program (counted).
+    pub fn start(
+        &mut self,
+        kind: GameKind,
+        seat: Seat,
+        opponent: &str,
+    ) -> Result<Option<Value>, BotFailure> {
+        let r = match (&mut self.host, kind) {
+            (Host::Ucc(h), GameKind::Stratego) => h.start(seat, opponent).map(Some),
+            (Host::Ntu(h), GameKind::Banqi) => h.start().map(|()| None),
+            (Host::Ucc(_), _) => Err(BotFailure::Spawn {
+                command: "ucc".into(),
+                why: "ucc programs play Stratego only; use --game stratego".into(),
+            }),
+            (Host::Ntu(_), _) => Err(BotFailure::Spawn {
+                command: "ntu".into(),
+                why: "ntu programs play Banqi only; use --game banqi".into(),
+            }),
+        };
+        if let Err(e) = &r {
+            self.incidents.count(e);
+        }
+        r
+    }
+
+    /// Asks the program for the move of `seat` (to move in `game`) and plays it; a move
+    /// refused only by a rule the protocol does not know is replaced by the nearest legal
+    /// move of the same piece (drawn from `seed` among equals) and counted.
+    ///
+    /// # Errors
+    /// A failure of the program (counted): the caller forfeits the game.
+    pub fn play_turn(
+        &mut self,
+        game: &mut Box<dyn AnyMatch>,
+        seat: Seat,
+        seed: u64,
+    ) -> Result<Turn, BotFailure> {
+        let asked = match &mut self.host {
+            Host::Ucc(h) => h.ask(game.as_ref(), seat),
+            Host::Ntu(h) => h.ask(game.as_ref(), seat),
+        };
+        let answer = match asked {
+            Ok(a) => a,
+            Err(e) => {
+                self.incidents.count(&e);
+                return Err(e);
+            }
+        };
+        let mv = match answer {
+            Answer::Resign(text) => {
+                self.incidents.resignations += 1;
+                return Ok(Turn::Resigned(text));
+            }
+            Answer::Move(mv) => mv,
+        };
+        let refused = match game.play_text(&mv) {
+            Ok(_) => return Ok(Turn::Played),
+            Err(e) => e,
+        };
+        match unknown_rule(game.as_ref(), &mv) {
+            Some(rule) => {
+                match rule {
+                    UnknownRule::TwoSquares => self.incidents.two_squares += 1,
+                    UnknownRule::Chase => self.incidents.chase += 1,
+                }
+                let sub = substitute(game.as_ref(), &mv, seed);
+                game.play_text(&sub)
+                    .expect("the substitute is one of the legal moves");
+                Ok(Turn::Played)
+            }
+            None => {
+                let e = BotFailure::Illegal {
+                    mv,
+                    why: refused.to_string(),
+                };
+                self.incidents.count(&e);
+                Err(e)
+            }
+        }
+    }
+
+    /// Tells the program how the game went and ends it (killed if it does not exit).
+    pub fn finish(&mut self, game: &dyn AnyMatch, seat: Seat) {
+        match &mut self.host {
+            Host::Ucc(h) => h.finish(game, seat),
+            Host::Ntu(h) => h.finish(game, seat),
+        }
+    }
+}
+
+/// Checks that `options` are rules a program of `spec`'s protocol can play (`Ok` for other
+/// bots): the UCC manager's classic army on four ranks with Scouts that strike; the NTU
+/// platform's Taiwan captures without chains or attempts on face-down pieces.
+///
+/// # Errors
+/// What does not fit, and what to choose instead.
+pub fn check_options(spec: &BotSpec, kind: GameKind, options: &Value) -> Result<(), String> {
+    match spec.kind() {
+        BotKind::Ucc(_) => {
+            if kind != GameKind::Stratego {
+                return Err(format!("{spec} speaks the UCC Stratego protocol; use --game stratego"));
+            }
+            let o = StrategoOptions::from_json(options).map_err(|e| e.to_string())?;
+            let d = StrategoOptions::default();
+            if o.army != d.army || o.setup_area != d.setup_area || !o.scout_strike {
+                return Err(format!(
+                    "{spec}: UCC programs play the classic army set up on four ranks with \
+                     scout_strike on; leave army, setup_area and scout_strike at their defaults"
+                ));
+            }
+            Ok(())
+        }
+        BotKind::Ntu(_) => {
+            if kind != GameKind::Banqi {
+                return Err(format!("{spec} speaks the NTU Dark Chess protocol; use --game banqi"));
+            }
+            let o = BanqiOptions::from_json(options).map_err(|e| e.to_string())?;
+            let d = BanqiOptions::default();
+            if o.ruleset != d.ruleset || o.cannon_direct || o.capture_face_down || o.chain_captures
+            {
+                return Err(format!(
+                    "{spec}: NTU engines play Taiwan captures without chains, direct cannon \
+                     captures or attempts on face-down pieces; leave ruleset, cannon_direct, \
+                     capture_face_down and chain_captures at their defaults"
+                ));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Which unknown rule alone refuses `mv` now: the move is replayed on the same game with the
+/// two-squares rule off (then the chase rule too) and checked there.
+fn unknown_rule(game: &dyn AnyMatch, mv: &str) -> Option<UnknownRule> {
+    fn legal_with<G: Game>(m: &Match<G>, options: G::Options, mv: &str) -> bool {
+        let Ok(mut g) = G::start(&options, m.hidden().clone()) else {
+            return false;
+        };
+        for &x in m.moves() {
+            if g.play(x).is_err() {
+                return false;
+            }
+        }
+        mv.parse::<G::Move>().is_ok_and(|x| g.is_legal(x))
+    }
+    match game.kind() {
+        GameKind::Stratego => {
+            let m = game.as_any().downcast_ref::<Match<Stratego>>()?;
+            let mut o = m.game().options().clone();
+            if o.two_square_limit.is_some() {
+                o.two_square_limit = None;
+                if legal_with(m, o.clone(), mv) {
+                    return Some(UnknownRule::TwoSquares);
+                }
+            }
+            if o.chase_rule {
+                o.chase_rule = false;
+                if legal_with(m, o, mv) {
+                    return Some(UnknownRule::Chase);
+                }
+            }
+            None
+        }
+        GameKind::Banqi => {
+            let m = game.as_any().downcast_ref::<Match<Banqi>>()?;
+            let mut o = m.game().options().clone();
+            if o.chase_rule {
+                o.chase_rule = false;
+                if legal_with(m, o, mv) {
+                    return Some(UnknownRule::Chase);
+                }
+            }
+            None
+        }
+        GameKind::Generals => None,
+    }
+}
+
+/// The referee's replacement for a refused move `from-to`: a legal move of the same piece
+/// that lands nearest to `to`, else any legal move; ties drawn from `seed`.
+fn substitute(game: &dyn AnyMatch, refused: &str, seed: u64) -> String {
+    let (files, ranks) = match game.kind() {
+        GameKind::Stratego => (10, 10),
+        GameKind::Banqi => (4, 8),
+        GameKind::Generals => (9, 8),
+    };
+    let parse = |t: &str| square::parse(t, files, ranks);
+    let split = |m: &str| -> Option<((u8, u8), (u8, u8))> {
+        let (a, b) = m.split_once('-')?;
+        Some((parse(a)?, parse(b)?))
+    };
+    let legal = game.legal_moves();
+    let mut rng = rng_from_seed(seed ^ u64::from(game.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut best: Vec<&String> = Vec::new();
+    if let Some((from, to)) = split(refused) {
+        let mut best_d = u32::MAX;
+        for m in &legal {
+            if let Some((f, t)) = split(m) {
+                if f != from {
+                    continue;
+                }
+                let d = u32::from(t.0.abs_diff(to.0)) + u32::from(t.1.abs_diff(to.1));
+                if d < best_d {
+                    best_d = d;
+                    best.clear();
+                }
+                if d == best_d {
+                    best.push(m);
+                }
+            }
+        }
+    }
+    if best.is_empty() {
+        best = legal.iter().collect();
+    }
+    best[rng.random_range(0..best.len())].clone()
+}

@@ -1,0 +1,154 @@
+//! A child program spoken to one line at a time, that can neither hang nor outlive the
+//! referee: writes go through a thread (a program that stops reading cannot block the
+//! referee), reads wait at most a deadline, and the program is killed and reaped when it is
+//! dropped.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::protocol::BotFailure;
+
+/// A running program.
+pub(crate) struct Program {
+    child: Child,
+    input: Option<Sender<String>>,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Program {
+    /// Starts `command` with `sh -c "exec command"`, so that the process the referee holds
+    /// (and kills) is the program itself, not a shell around it.
+    pub(crate) fn spawn(command: &str) -> Result<Program, BotFailure> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec {command}"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| BotFailure::Spawn {
+                command: command.to_string(),
+                why: e.to_string(),
+            })?;
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let line = line.trim_end_matches('\r').to_string();
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let err_pipe = child.stderr.take().expect("piped");
+        let keep = Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            for line in BufReader::new(err_pipe).lines() {
+                let Ok(line) = line else { break };
+                let mut s = keep.lock().expect("stderr buffer");
+                s.push_str(&line);
+                s.push('\n');
+                if s.len() > 2000 {
+                    let cut = s.len() - 1000;
+                    let cut = (cut..s.len()).find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+                    *s = s[cut..].to_string();
+                }
+            }
+        });
+        let mut stdin = child.stdin.take().expect("piped");
+        let (input, queue) = channel::<String>();
+        std::thread::spawn(move || {
+            for line in queue {
+                if stdin
+                    .write_all(line.as_bytes())
+                    .and_then(|()| stdin.flush())
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        });
+        Ok(Program {
+            child,
+            input: Some(input),
+            lines,
+            stderr,
+        })
+    }
+
+    /// The program's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Queues one line (a newline is added); never blocks.
+    pub(crate) fn send(&mut self, line: &str) -> Result<(), BotFailure> {
+        let ok = self
+            .input
+            .as_ref()
+            .is_some_and(|i| i.send(format!("{line}\n")).is_ok());
+        if ok { Ok(()) } else { Err(self.crashed()) }
+    }
+
+    /// The next line, waiting until `deadline` at most.
+    pub(crate) fn recv_until(&mut self, deadline: Instant, limit_ms: u64) -> Result<String, BotFailure> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(BotFailure::Timeout(limit_ms)),
+            Err(RecvTimeoutError::Disconnected) => Err(self.crashed()),
+        }
+    }
+
+    /// The failure of a program that exited or closed its output: its exit status and its
+    /// last error line.
+    pub(crate) fn crashed(&mut self) -> BotFailure {
+        // Give the program and the reader threads a moment to finish.
+        let mut status = String::new();
+        for _ in 0..20 {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                status = format!(" ({s})");
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let err = self.stderr.lock().map(|s| s.clone()).unwrap_or_default();
+        let last = err.lines().last().unwrap_or("").trim().to_string();
+        BotFailure::Crashed(if last.is_empty() {
+            status
+        } else {
+            format!("{status}; its last error line: {last}")
+        })
+    }
+
+    /// Closes the program's input, waits up to `grace` for it to exit, then kills it; in
+    /// every case the process is reaped.
+    pub(crate) fn close(&mut self, grace: Duration) {
+        self.input = None;
+        let until = Instant::now() + grace;
+        while Instant::now() < until {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        self.input = None;
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}

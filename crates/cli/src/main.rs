@@ -5,6 +5,7 @@
 mod arbiter;
 mod arena;
 mod bench;
+mod botproto;
 mod play;
 mod records;
 mod serve;
@@ -92,6 +93,20 @@ enum Command {
     /// Speak the arbiter protocol: one JSON request per line on stdin, one JSON answer per
     /// line on stdout (see docs/arbiter-protocol.md).
     Arbiter,
+    /// Play a salpakan bot in an old program's manager: speak the UCC 2012 Stratego agent
+    /// protocol or the NTU Dark Chess engine protocol on stdin/stdout
+    /// (see docs/legacy-protocols.md).
+    Bot {
+        /// The protocol: ucc (Stratego) or ntu (Banqi).
+        #[arg(long)]
+        protocol: String,
+        /// The bot: random, greedy, mcts, or with parameters such as mcts:ms=500.
+        #[arg(long, default_value = "mcts")]
+        bot: String,
+        /// Seed for the bot's setup and choices (default: random).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     /// Check, verify and import game records.
     #[command(subcommand)]
     Record(RecordCommand),
@@ -195,6 +210,11 @@ fn main() -> ExitCode {
             url,
         } => serve::loadtest(games, rate, seconds, url),
         Command::Arbiter => arbiter::serve().map_err(|e| format!("arbiter: {e}")),
+        Command::Bot {
+            protocol,
+            bot,
+            seed,
+        } => botproto::run(&protocol, &bot, seed),
         Command::Record(RecordCommand::Check { files }) => records::check(&files, false),
         Command::Record(RecordCommand::Verify { files }) => records::check(&files, true),
         Command::Record(RecordCommand::Import(ImportCommand::Gravon {

@@ -288,7 +288,9 @@ pub fn check_options(spec: &BotSpec, kind: GameKind, options: &Value) -> Result<
     match spec.kind() {
         BotKind::Ucc(_) => {
             if kind != GameKind::Stratego {
-                return Err(format!("{spec} speaks the UCC Stratego protocol; use --game stratego"));
+                return Err(format!(
+                    "{spec} speaks the UCC Stratego protocol; use --game stratego"
+                ));
             }
             let o = StrategoOptions::from_json(options).map_err(|e| e.to_string())?;
             let d = StrategoOptions::default();
@@ -302,7 +304,9 @@ pub fn check_options(spec: &BotSpec, kind: GameKind, options: &Value) -> Result<
         }
         BotKind::Ntu(_) => {
             if kind != GameKind::Banqi {
-                return Err(format!("{spec} speaks the NTU Dark Chess protocol; use --game banqi"));
+                return Err(format!(
+                    "{spec} speaks the NTU Dark Chess protocol; use --game banqi"
+                ));
             }
             let o = BanqiOptions::from_json(options).map_err(|e| e.to_string())?;
             let d = BanqiOptions::default();

@@ -71,7 +71,14 @@ impl Host {
             if let Some(reply) = after(&failed) {
                 return Err(BotFailure::BadAnswer {
                     answer: l.chars().take(200).collect(),
-                    why: format!("the engine failed command {id} ({text}){}", if reply.is_empty() { String::new() } else { format!(": {reply}") }),
+                    why: format!(
+                        "the engine failed command {id} ({text}){}",
+                        if reply.is_empty() {
+                            String::new()
+                        } else {
+                            format!(": {reply}")
+                        }
+                    ),
                 });
             }
         }
@@ -96,11 +103,9 @@ impl Host {
             // Every ply of Banqi is public: the spectators' view is every seat's.
             let v = m.game().view(e, Viewer::Spectator);
             let line = match v.action {
-                Action::Flip => format!(
-                    "11 flip {} {}",
-                    v.mv,
-                    v.revealed.map_or('?', |p| p.code())
-                ),
+                Action::Flip => {
+                    format!("11 flip {} {}", v.mv, v.revealed.map_or('?', |p| p.code()))
+                }
                 _ => format!("10 move {}", v.mv.replace('-', " ")),
             };
             self.prog.send(&line)?;

@@ -97,7 +97,11 @@ impl Program {
     }
 
     /// The next line, waiting until `deadline` at most.
-    pub(crate) fn recv_until(&mut self, deadline: Instant, limit_ms: u64) -> Result<String, BotFailure> {
+    pub(crate) fn recv_until(
+        &mut self,
+        deadline: Instant,
+        limit_ms: u64,
+    ) -> Result<String, BotFailure> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(line) => Ok(line),

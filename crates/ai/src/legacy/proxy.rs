@@ -14,7 +14,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use salpakan_engine::banqi::{self, Banqi, BanqiOptions, Deal};
-use salpakan_engine::stratego::{Piece, SetupArea, Setup, Setups, Square, Stratego, StrategoOptions};
+use salpakan_engine::stratego::{
+    Piece, Setup, SetupArea, Setups, Square, Stratego, StrategoOptions,
+};
 use salpakan_engine::{Game, GameKind, Match, Seat, rng_from_seed};
 
 use crate::{BotSpec, Knowledge, bots, choose_setup};
@@ -56,8 +58,14 @@ pub(crate) struct StrategoTracker {
 impl StrategoTracker {
     pub(crate) fn new(spec: &BotSpec, seat: Seat, seed: u64) -> Result<Self, String> {
         let options = ucc_options();
-        let json = choose_setup(spec, GameKind::Stratego, &options_json(&options), seat, seed)
-            .map_err(|e| e.to_string())?;
+        let json = choose_setup(
+            spec,
+            GameKind::Stratego,
+            &options_json(&options),
+            seat,
+            seed,
+        )
+        .map_err(|e| e.to_string())?;
         let setup = Setup::from_json(seat, &options, &json).map_err(|e| e.to_string())?;
         let mut own = [false; 100];
         for (s, _) in setup.placements() {
@@ -100,17 +108,31 @@ impl StrategoTracker {
     /// Applies one `X Y DIR [N] OUTCOME` line.
     pub(crate) fn apply_line(&mut self, line: &str) -> Result<(), String> {
         let w: Vec<&str> = line.split_whitespace().collect();
-        let n_move = if w.len() > 3 && w[3].parse::<u32>().is_ok() { 4 } else { 3 };
+        let n_move = if w.len() > 3 && w[3].parse::<u32>().is_ok() {
+            4
+        } else {
+            3
+        };
         let (from, to) = match super::ucc::parse_move(&w[..n_move.min(w.len())].join(" ")) {
             Ok(Some(ft)) => ft,
-            _ => return Err(format!("the manager's line {line:?} is not a move on the board")),
+            _ => {
+                return Err(format!(
+                    "the manager's line {line:?} is not a move on the board"
+                ));
+            }
         };
         let outcome = w.get(n_move).copied().unwrap_or("OK");
-        let tok = |i: usize| w.get(i).and_then(|t| t.chars().next()).and_then(super::ucc::piece);
+        let tok = |i: usize| {
+            w.get(i)
+                .and_then(|t| t.chars().next())
+                .and_then(super::ucc::piece)
+        };
         let (f, t) = (from.index(), to.index());
         let mine = self.own[f];
         if !mine && self.enemy[f].is_none() {
-            return Err(format!("the manager's line {line:?} moves from an empty square"));
+            return Err(format!(
+                "the manager's line {line:?} moves from an empty square"
+            ));
         }
         match outcome {
             "ILLEGAL" => return Ok(()),
@@ -207,7 +229,11 @@ impl StrategoTracker {
     }
 
     /// The bot's move, or `None` when the game is over for it.
-    pub(crate) fn choose(&mut self, spec: &BotSpec, seed: u64) -> Result<Option<(Square, Square)>, String> {
+    pub(crate) fn choose(
+        &mut self,
+        spec: &BotSpec,
+        seed: u64,
+    ) -> Result<Option<(Square, Square)>, String> {
         if self.over {
             return Ok(None);
         }
@@ -289,7 +315,8 @@ impl BanqiTracker {
         }
         let deal = Deal::new(pieces).map_err(|e| e.to_string())?;
         let mut rng = rng_from_seed(seed);
-        let mut m = Match::<Banqi>::start(&ntu_options(), deal, &mut rng).map_err(|e| e.to_string())?;
+        let mut m =
+            Match::<Banqi>::start(&ntu_options(), deal, &mut rng).map_err(|e| e.to_string())?;
         for &mv in &self.moves {
             m.play(mv)
                 .map_err(|e| format!("cannot follow the platform's move {mv}: {e}"))?;

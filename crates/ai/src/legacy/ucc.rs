@@ -82,7 +82,10 @@ pub fn parse_move(line: &str) -> Result<Option<(Square, Square)>, String> {
     if !(3..=4).contains(&w.len()) {
         return Err("expected X Y DIR [N]".into());
     }
-    let num = |t: &str| t.parse::<i32>().map_err(|_| format!("{t:?} is not a number"));
+    let num = |t: &str| {
+        t.parse::<i32>()
+            .map_err(|_| format!("{t:?} is not a number"))
+    };
     let (x, y) = (num(w[0])?, num(w[1])?);
     let n = if w.len() == 4 { num(w[3])? } else { 1 };
     let (dx, dy) = match w[2] {
@@ -180,8 +183,7 @@ impl Host {
             .chars()
             .map(|c| if c.is_whitespace() { '_' } else { c })
             .collect();
-        self.prog
-            .send(&format!("{} {name} 10 10", colour(seat)))?;
+        self.prog.send(&format!("{} {name} 10 10", colour(seat)))?;
         let mut setup = serde_json::Map::new();
         for i in 0..4u8 {
             let row = self.line()?;
@@ -200,9 +202,8 @@ impl Host {
                 if c == '.' {
                     continue;
                 }
-                let p = piece(c).ok_or_else(|| {
-                    bad(format!("{c:?} is not a piece token (1-9, s, B, F)"))
-                })?;
+                let p = piece(c)
+                    .ok_or_else(|| bad(format!("{c:?} is not a piece token (1-9, s, B, F)")))?;
                 let sq = Square::new(x as u8, y).expect("on the board");
                 setup.insert(sq.to_string(), Value::String(p.code().into()));
             }
@@ -216,11 +217,8 @@ impl Host {
         let events = m.events();
         while self.sent < events.len() {
             let v = m.game().view(&events[self.sent], viewer);
-            self.prog.send(&format!(
-                "{} {}",
-                move_text(v.from, v.to),
-                outcome_text(&v)
-            ))?;
+            self.prog
+                .send(&format!("{} {}", move_text(v.from, v.to), outcome_text(&v)))?;
             self.sent += 1;
         }
         Ok(())
@@ -310,7 +308,11 @@ pub fn agent(
     let seat = match first.split_whitespace().next() {
         Some("RED") => Seat::First,
         Some("BLUE") => Seat::Second,
-        _ => return Err(format!("expected \"RED|BLUE opponent 10 10\", got {first:?}")),
+        _ => {
+            return Err(format!(
+                "expected \"RED|BLUE opponent 10 10\", got {first:?}"
+            ));
+        }
     };
     let mut tracker = super::proxy::StrategoTracker::new(spec, seat, seed)?;
     for row in tracker.setup_rows() {
@@ -336,10 +338,11 @@ pub fn agent(
         if board == 10 {
             board = 0;
             turn += 1;
-            let text = match tracker.choose(spec, seed ^ turn.wrapping_mul(0x2545_F491_4F6C_DD1D))? {
-                Some((from, to)) => move_text(from, to),
-                None => "SURRENDER".into(),
-            };
+            let text =
+                match tracker.choose(spec, seed ^ turn.wrapping_mul(0x2545_F491_4F6C_DD1D))? {
+                    Some((from, to)) => move_text(from, to),
+                    None => "SURRENDER".into(),
+                };
             writeln!(output, "{text}").map_err(|e| e.to_string())?;
             output.flush().map_err(|e| e.to_string())?;
         }

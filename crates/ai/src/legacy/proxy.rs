@@ -237,6 +237,18 @@ impl StrategoTracker {
         if self.over {
             return Ok(None);
         }
+        let m = self.proxy(seed)?;
+        if m.game().to_move() != Some(self.seat) {
+            return Ok(None);
+        }
+        let k = Knowledge::of(&m, self.seat);
+        let mv = bots::choose(spec, &k, seed);
+        Ok(Some((mv.from, mv.to)))
+    }
+
+    /// The proxy match: our setup, an enemy setup that agrees with everything shown, and
+    /// every move so far.
+    pub(crate) fn proxy(&self, seed: u64) -> Result<Match<Stratego>, String> {
         let enemy = self.enemy_setup()?;
         let setups = match self.seat {
             Seat::First => [self.setup.clone(), enemy],
@@ -250,12 +262,7 @@ impl StrategoTracker {
             m.play(mv)
                 .map_err(|e| format!("cannot follow the manager's move {mv}: {e}"))?;
         }
-        if m.game().to_move() != Some(self.seat) {
-            return Ok(None);
-        }
-        let k = Knowledge::of(&m, self.seat);
-        let mv = bots::choose(spec, &k, seed);
-        Ok(Some((mv.from, mv.to)))
+        Ok(m)
     }
 }
 
@@ -298,6 +305,21 @@ impl BanqiTracker {
 
     /// The move for the side to move, as `from to` (a flip: the square twice).
     pub(crate) fn choose(&self, spec: &BotSpec, seed: u64) -> Result<Option<String>, String> {
+        let m = self.proxy(seed)?;
+        let Some(seat) = m.game().to_move() else {
+            return Ok(None);
+        };
+        let k = Knowledge::of(&m, seat);
+        Ok(Some(match bots::choose(spec, &k, seed) {
+            banqi::Move::Flip(s) => format!("{s} {s}"),
+            banqi::Move::Step { from, to } => format!("{from} {to}"),
+            banqi::Move::EndChain => return Ok(None),
+        }))
+    }
+
+    /// The proxy match: the flipped pieces where they were shown, the rest of the sets face
+    /// down anywhere else, and every ply so far.
+    pub(crate) fn proxy(&self, seed: u64) -> Result<Match<Banqi>, String> {
         let mut pool: Vec<banqi::Piece> = Deal::sorted_pieces().to_vec();
         for p in self.shown.values() {
             let i = pool
@@ -321,14 +343,88 @@ impl BanqiTracker {
             m.play(mv)
                 .map_err(|e| format!("cannot follow the platform's move {mv}: {e}"))?;
         }
-        let Some(seat) = m.game().to_move() else {
-            return Ok(None);
-        };
-        let k = Knowledge::of(&m, seat);
-        Ok(Some(match bots::choose(spec, &k, seed) {
-            banqi::Move::Flip(s) => format!("{s} {s}"),
-            banqi::Move::Step { from, to } => format!("{from} {to}"),
-            banqi::Move::EndChain => return Ok(None),
-        }))
+        Ok(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use salpakan_engine::Viewer;
+
+    /// The tracker's proxy shows the seat exactly what the real game shows it, at every one
+    /// of its turns, though it only ever read the protocol's lines.
+    #[test]
+    fn ucc_agent_proxy_shows_the_seat_exactly_its_real_observation_and_history() {
+        let spec: BotSpec = "random".parse().unwrap();
+        let mut checked = 0;
+        for seed in 1..4u64 {
+            for seat in Seat::BOTH {
+                let mut t = StrategoTracker::new(&spec, seat, seed).unwrap();
+                let mut rng = rng_from_seed(seed);
+                let enemy = Setup::random(seat.other(), &t.options, &mut rng);
+                let setups = match seat {
+                    Seat::First => [t.setup.clone(), enemy],
+                    Seat::Second => [enemy, t.setup.clone()],
+                };
+                let mut real =
+                    Match::<Stratego>::start(&t.options, Setups(setups), &mut rng).unwrap();
+                while real.game().to_move().is_some() && real.game().ply() < 400 {
+                    if real.game().to_move() == Some(seat) {
+                        let proxy = t.proxy(seed + 7).unwrap();
+                        let (p, r) = (Knowledge::of(&proxy, seat), Knowledge::of(&real, seat));
+                        assert_eq!(
+                            p.observation(),
+                            r.observation(),
+                            "ply {}",
+                            real.game().ply()
+                        );
+                        assert_eq!(p.history(), r.history());
+                        assert_eq!(p.legal_moves(), r.legal_moves());
+                        checked += 1;
+                    }
+                    let mv = real.game().random_move(&mut rng).unwrap();
+                    let e = real.play(mv).unwrap().clone();
+                    let v = real.game().view(&e, Viewer::Player(seat));
+                    t.apply_line(&super::super::ucc::result_line(&v)).unwrap();
+                }
+            }
+        }
+        assert!(checked > 300, "{checked} turns checked");
+    }
+
+    #[test]
+    fn ntu_agent_proxy_shows_exactly_the_real_observation_and_history() {
+        for seed in 1..4u64 {
+            let mut real = Match::<Banqi>::random(&ntu_options(), seed).unwrap();
+            let mut rng = rng_from_seed(seed);
+            let mut t = BanqiTracker::new();
+            let mut checked = 0;
+            while let Some(seat) = real.game().to_move() {
+                let proxy = t.proxy(seed + 7).unwrap();
+                let (p, r) = (Knowledge::of(&proxy, seat), Knowledge::of(&real, seat));
+                assert_eq!(
+                    p.observation(),
+                    r.observation(),
+                    "ply {}",
+                    real.game().ply()
+                );
+                assert_eq!(p.history(), r.history());
+                assert_eq!(p.legal_moves(), r.legal_moves());
+                checked += 1;
+                if real.game().ply() > 300 {
+                    break;
+                }
+                let mv = real.game().random_move(&mut rng).unwrap();
+                let e = real.play(mv).unwrap().clone();
+                match (e.mv, e.revealed) {
+                    (banqi::Move::Flip(s), Some(p)) => {
+                        t.flip(&s.to_string(), &p.to_string()).unwrap()
+                    }
+                    (mv, _) => t.apply(&mv.to_string()).unwrap(),
+                }
+            }
+            assert!(checked > 20);
+        }
     }
 }

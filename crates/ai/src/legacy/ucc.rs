@@ -125,8 +125,14 @@ fn outcome_text(v: &StrategoView) -> String {
     }
 }
 
+/// The line telling an agent of one ply, from its own view of the ply:
+/// `X Y DIR [N] OUTCOME`.
+pub(crate) fn result_line(v: &StrategoView) -> String {
+    format!("{} {}", move_text(v.from, v.to), outcome_text(v))
+}
+
 /// The board as `seat` may see it: 10 rows (y 0..9) of 10 characters.
-fn board_rows(m: &Match<Stratego>, seat: Seat) -> Vec<String> {
+pub(crate) fn board_rows(m: &Match<Stratego>, seat: Seat) -> Vec<String> {
     let obs = m.game().observe(Viewer::Player(seat));
     let me = GameKind::Stratego.seat_name(seat);
     let mut rows = vec![['.'; 10]; 10];
@@ -217,8 +223,7 @@ impl Host {
         let events = m.events();
         while self.sent < events.len() {
             let v = m.game().view(&events[self.sent], viewer);
-            self.prog
-                .send(&format!("{} {}", move_text(v.from, v.to), outcome_text(&v)))?;
+            self.prog.send(&result_line(&v))?;
             self.sent += 1;
         }
         Ok(())
@@ -348,4 +353,62 @@ pub fn agent(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use salpakan_engine::stratego::StrategoOptions;
+
+    #[test]
+    fn ucc_tokens_map_to_ranks_eleven_minus_t() {
+        for p in Piece::ALL {
+            assert_eq!(piece(token(p)), Some(p), "{p:?}");
+        }
+        assert_eq!(token(Piece::Marshal), '1');
+        assert_eq!(token(Piece::Scout), '9');
+        assert_eq!(token(Piece::Miner), '8');
+        assert_eq!(piece('#'), None);
+    }
+
+    #[test]
+    fn ucc_moves_use_x_as_file_and_y_as_rank_minus_one_with_up_towards_red() {
+        let sq = |t: &str| t.parse::<Square>().unwrap();
+        assert_eq!(move_text(sq("a4"), sq("a5")), "0 3 DOWN");
+        assert_eq!(move_text(sq("j7"), sq("j4")), "9 6 UP 3");
+        assert_eq!(move_text(sq("c1"), sq("b1")), "2 0 LEFT");
+        assert_eq!(parse_move("9 6 UP 3"), Ok(Some((sq("j7"), sq("j4")))));
+        assert_eq!(parse_move("0 0 UP"), Ok(None));
+        assert!(parse_move("0 0 NORTH").is_err());
+        assert!(parse_move("HELLO").is_err());
+    }
+
+    #[test]
+    fn ucc_board_shows_enemy_pieces_as_hashes_even_after_an_attack_showed_them() {
+        let o = StrategoOptions::default();
+        let mut m = Match::<Stratego>::random(&o, 4).unwrap();
+        let mut rng = salpakan_engine::rng_from_seed(9);
+        let mut attacked = false;
+        while !attacked && m.game().to_move().is_some() {
+            let mv = m.game().random_move(&mut rng).unwrap();
+            attacked = m.play(mv).unwrap().attack.is_some();
+        }
+        assert!(attacked);
+        for seat in Seat::BOTH {
+            let rows = board_rows(&m, seat);
+            let me = GameKind::Stratego.seat_name(seat);
+            let all = m.game().observe(Viewer::Arbiter);
+            for s in Square::all() {
+                let c = rows[s.rank() as usize].as_bytes()[s.file() as usize] as char;
+                match all.board.get(&s) {
+                    Some(v) if v.owner == me => {
+                        assert_eq!(Some(c), v.piece.map(token), "own piece on {s}");
+                    }
+                    Some(_) => assert_eq!(c, '#', "enemy piece on {s}"),
+                    None if s.is_lake() => assert_eq!(c, '+', "lake {s}"),
+                    None => assert_eq!(c, '.', "empty {s}"),
+                }
+            }
+        }
+    }
 }

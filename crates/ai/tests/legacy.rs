@@ -1,0 +1,222 @@
+//! The arena hosting old programs (`ucc:"..."`, `ntu:"..."`), against the test programs of
+//! `tests/support/legacy_testbot.rs`: correct ones play whole games; ones that play illegal
+//! moves, answer garbage, crash or hang lose by forfeit, are counted, and never hang the
+//! arena; moves refused by rules the old protocol does not know are replaced and counted.
+
+use salpakan_ai::BotSpec;
+use salpakan_ai::arena::{ArenaConfig, ArenaReport, run};
+use salpakan_engine::{EndReason, GameKind, Seat};
+
+const TESTBOT: &str = env!("CARGO_BIN_EXE_legacy-testbot");
+
+fn arena(kind: GameKind, program: &str, games: u32) -> ArenaReport {
+    let bots = vec![
+        program.parse::<BotSpec>().expect("spec parses"),
+        "random".parse().expect("random"),
+    ];
+    let cfg = ArenaConfig {
+        games,
+        seed: 11,
+        max_plies: 400,
+        ..ArenaConfig::new(kind, bots)
+    };
+    run(&cfg, &|_, _| {}).expect("the arena runs")
+}
+
+/// The program's seat in a game (the program is bot 0).
+fn program_seat(g: &salpakan_ai::arena::GameResult) -> Seat {
+    if g.seats[0] == 0 {
+        Seat::First
+    } else {
+        Seat::Second
+    }
+}
+
+/// Every game was lost by the program by forfeit, with `why` in the termination.
+fn all_forfeited(r: &ArenaReport, why: &str) {
+    for g in &r.games {
+        let me = program_seat(g);
+        assert_eq!(g.outcome.reason, EndReason::Forfeit, "game {}", g.index);
+        assert_eq!(g.outcome.winner, Some(me.other()), "game {}", g.index);
+        let t = g.termination.as_deref().unwrap_or("");
+        assert!(t.contains(why), "termination {t:?} lacks {why:?}");
+    }
+}
+
+fn incidents(r: &ArenaReport) -> salpakan_ai::legacy::Incidents {
+    r.standings
+        .iter()
+        .find(|s| s.bot.is_external())
+        .expect("the program's line")
+        .incidents
+}
+
+#[test]
+fn ucc_agent_plays_whole_games_without_incident() {
+    let r = arena(
+        GameKind::Stratego,
+        &format!("ucc:\"{TESTBOT} ucc simple 3\""),
+        2,
+    );
+    for g in &r.games {
+        assert_ne!(g.outcome.reason, EndReason::Forfeit, "{:?}", g.termination);
+        assert!(g.plies > 20);
+    }
+    let i = incidents(&r);
+    assert_eq!(
+        (i.illegal, i.malformed, i.timeouts, i.crashes),
+        (0, 0, 0, 0)
+    );
+    assert!(r.table().contains("refereeing of legacy programs"));
+}
+
+#[test]
+fn ucc_moves_refused_by_the_two_squares_rule_are_replaced_and_counted() {
+    let r = arena(
+        GameKind::Stratego,
+        &format!("ucc:\"{TESTBOT} ucc shuffle 5\""),
+        2,
+    );
+    for g in &r.games {
+        assert_ne!(g.outcome.reason, EndReason::Forfeit, "{:?}", g.termination);
+    }
+    let i = incidents(&r);
+    assert!(i.two_squares > 0, "{i:?}");
+    assert_eq!((i.illegal, i.malformed), (0, 0));
+    assert!(
+        r.table()
+            .contains(&format!("two-squares refusals {}", i.two_squares))
+    );
+}
+
+#[test]
+fn ucc_move_illegal_under_the_protocols_own_rules_forfeits_and_is_counted() {
+    let r = arena(
+        GameKind::Stratego,
+        &format!("ucc:\"{TESTBOT} ucc illegal 3 4\""),
+        2,
+    );
+    all_forfeited(&r, "cannot move");
+    assert_eq!(incidents(&r).illegal, 2);
+}
+
+#[test]
+fn ucc_malformed_line_forfeits_and_is_counted() {
+    let r = arena(
+        GameKind::Stratego,
+        &format!("ucc:\"{TESTBOT} ucc garbage 3 4\""),
+        2,
+    );
+    all_forfeited(&r, "HELLO WORLD");
+    assert_eq!(incidents(&r).malformed, 2);
+}
+
+#[test]
+fn ucc_program_that_exits_mid_game_forfeits_and_is_counted() {
+    let r = arena(
+        GameKind::Stratego,
+        &format!("ucc:\"{TESTBOT} ucc crash 3 4\""),
+        2,
+    );
+    all_forfeited(&r, "exit status: 3");
+    assert_eq!(incidents(&r).crashes, 2);
+}
+
+/// A program that stops answering loses on time, and its process is killed and reaped: no
+/// process (not even a zombie) is left once the arena returns.
+fn hanging_program_is_killed_and_reaped(kind: GameKind, protocol: &str) {
+    let dir = std::env::temp_dir().join(format!(
+        "salpakan-legacy-hang-{protocol}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pidfile = dir.join("pid");
+    let program = format!(
+        "{protocol}:\"env LEGACY_TESTBOT_PIDFILE={} {TESTBOT} {protocol} hang 3 2\",timeout=300",
+        pidfile.display()
+    );
+    let r = arena(kind, &program, 1);
+    all_forfeited(&r, "no answer within 300 ms");
+    assert_eq!(incidents(&r).timeouts, 1);
+    let pid = std::fs::read_to_string(&pidfile).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    if cfg!(target_os = "linux") {
+        assert!(
+            !std::path::Path::new(&format!("/proc/{}", pid.trim())).exists(),
+            "process {pid} is still there"
+        );
+    }
+}
+
+#[test]
+fn ucc_program_that_hangs_times_out_and_is_killed_and_reaped() {
+    hanging_program_is_killed_and_reaped(GameKind::Stratego, "ucc");
+}
+
+#[test]
+fn ntu_engine_plays_whole_games_without_incident() {
+    let r = arena(
+        GameKind::Banqi,
+        &format!("ntu:\"{TESTBOT} ntu simple 3\""),
+        4,
+    );
+    for g in &r.games {
+        assert_ne!(g.outcome.reason, EndReason::Forfeit, "{:?}", g.termination);
+        assert!(g.plies > 20);
+    }
+    assert!(incidents(&r).is_empty(), "{:?}", incidents(&r));
+}
+
+#[test]
+fn ntu_move_illegal_under_the_protocols_own_rules_forfeits_and_is_counted() {
+    let r = arena(
+        GameKind::Banqi,
+        &format!("ntu:\"{TESTBOT} ntu illegal 3 4\""),
+        2,
+    );
+    all_forfeited(&r, "face down");
+    assert_eq!(incidents(&r).illegal, 2);
+}
+
+#[test]
+fn ntu_malformed_answer_forfeits_and_is_counted() {
+    let r = arena(
+        GameKind::Banqi,
+        &format!("ntu:\"{TESTBOT} ntu garbage 3 4\""),
+        2,
+    );
+    all_forfeited(&r, "HELLO");
+    assert_eq!(incidents(&r).malformed, 2);
+}
+
+#[test]
+fn ntu_engine_that_exits_mid_game_forfeits_and_is_counted() {
+    let r = arena(
+        GameKind::Banqi,
+        &format!("ntu:\"{TESTBOT} ntu crash 3 4\""),
+        2,
+    );
+    all_forfeited(&r, "exit status: 3");
+    assert_eq!(incidents(&r).crashes, 2);
+}
+
+#[test]
+fn ntu_engine_that_hangs_times_out_and_is_killed_and_reaped() {
+    hanging_program_is_killed_and_reaped(GameKind::Banqi, "ntu");
+}
+
+#[test]
+fn legacy_programs_only_play_rules_their_protocol_can_say() {
+    let ucc: BotSpec = format!("ucc:\"{TESTBOT} ucc simple\"").parse().unwrap();
+    let ntu: BotSpec = format!("ntu:\"{TESTBOT} ntu simple\"").parse().unwrap();
+    let random: BotSpec = "random".parse().unwrap();
+    let mut cfg = ArenaConfig::new(GameKind::Banqi, vec![ucc, random.clone()]);
+    assert!(
+        run(&cfg, &|_, _| {}).is_err(),
+        "ucc programs play Stratego only"
+    );
+    cfg = ArenaConfig::new(GameKind::Banqi, vec![ntu, random]);
+    cfg.options = serde_json::json!({"chain_captures": true});
+    let e = run(&cfg, &|_, _| {}).unwrap_err().to_string();
+    assert!(e.contains("chain_captures"), "{e}");
+}

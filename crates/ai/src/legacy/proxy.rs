@@ -11,6 +11,7 @@
 //! The proxy plays without the rules old managers do not enforce (two-squares, chase,
 //! quiet-move and repetition draws), so the bot never refuses a move the manager reports.
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 
 use salpakan_engine::banqi::{self, Banqi, BanqiOptions, Deal};
@@ -202,23 +203,23 @@ impl StrategoTracker {
             given.insert(id, got);
         }
         for &id in &self.scouts {
-            if !given.contains_key(&id) {
+            if let Entry::Vacant(e) = given.entry(id) {
                 let p = take(&mut pool, &|x| x == Piece::Scout)
                     .ok_or("more pieces moved like Scouts than an army has Scouts")?;
-                given.insert(id, p);
+                e.insert(p);
             }
         }
         for &id in &self.moved {
-            if !given.contains_key(&id) {
+            if let Entry::Vacant(e) = given.entry(id) {
                 let p = take(&mut pool, &Piece::is_movable)
                     .ok_or("more pieces moved than an army has movable pieces")?;
-                given.insert(id, p);
+                e.insert(p);
             }
         }
         for &id in &tokens {
-            if !given.contains_key(&id) {
+            if let Entry::Vacant(e) = given.entry(id) {
                 let p = pool.pop().ok_or("the enemy army is short of pieces")?;
-                given.insert(id, p);
+                e.insert(p);
             }
         }
         let placements: Vec<(Square, Piece)> = given

@@ -108,13 +108,11 @@ fn ucc(mode: Mode, mut rng: Rng, after: u32) {
                 continue;
             }
             // Illegal: move a Bomb.
-            for y in 0..10 {
-                for x in 0..10 {
-                    if b[y][x] == b'B' {
-                        let _ = writeln!(out, "{x} {y} {}", if red { "DOWN" } else { "UP" });
-                        let _ = out.flush();
-                        return wait_quit();
-                    }
+            for (y, row) in b.iter().enumerate() {
+                if let Some(x) = row.iter().position(|&c| c == b'B') {
+                    let _ = writeln!(out, "{x} {y} {}", if red { "DOWN" } else { "UP" });
+                    let _ = out.flush();
+                    return wait_quit();
                 }
             }
         }

@@ -318,6 +318,7 @@ fn play_one(
                     match b.start(kind, s, &opponent) {
                         Ok(Some(setup)) => {
                             if let Err(e) = kind.check_setup(&cfg.options, s, &setup) {
+                                b.note_bad_setup();
                                 failure.get_or_insert((s, format!("bad setup: {e}")));
                             } else {
                                 setups.insert(name.into(), setup);

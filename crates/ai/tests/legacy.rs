@@ -112,6 +112,20 @@ fn ucc_malformed_line_forfeits_and_is_counted() {
 }
 
 #[test]
+fn ucc_setup_without_the_whole_army_forfeits_and_is_counted() {
+    let r = arena(
+        GameKind::Stratego,
+        &format!("ucc:\"{TESTBOT} ucc badsetup\""),
+        2,
+    );
+    all_forfeited(&r, "bad setup");
+    assert_eq!(incidents(&r).illegal, 2);
+    for g in &r.games {
+        assert_eq!(g.plies, 0);
+    }
+}
+
+#[test]
 fn ucc_program_that_exits_mid_game_forfeits_and_is_counted() {
     let r = arena(
         GameKind::Stratego,

@@ -269,6 +269,11 @@ impl LegacyBot {
         }
     }
 
+    /// Counts a setup the protocol's own rules refuse (the arena forfeits the game).
+    pub fn note_bad_setup(&mut self) {
+        self.incidents.illegal += 1;
+    }
+
     /// Tells the program how the game went and ends it (killed if it does not exit).
     pub fn finish(&mut self, game: &dyn AnyMatch, seat: Seat) {
         match &mut self.host {
@@ -409,4 +414,65 @@ fn substitute(game: &dyn AnyMatch, refused: &str, seed: u64) -> String {
         best = legal.iter().collect();
     }
     best[rng.random_range(0..best.len())].clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use salpakan_engine::stratego::Move;
+
+    /// In random games, every move that only the two-squares or chase rule refuses is
+    /// classified so, and its replacement is legal and moves the same piece when that piece
+    /// has a legal move.
+    #[test]
+    fn moves_refused_only_by_unknown_rules_are_replaced_by_a_legal_move_of_the_same_piece() {
+        let mut found = [0u32; 2];
+        for seed in 1..40u64 {
+            let o = StrategoOptions {
+                two_square_limit: Some(2),
+                ..StrategoOptions::default()
+            };
+            let mut lax_o = o.clone();
+            lax_o.two_square_limit = None;
+            lax_o.chase_rule = false;
+            let mut m = Match::<Stratego>::random(&o, seed).unwrap();
+            let mut lax = Stratego::start(&lax_o, m.hidden().clone()).unwrap();
+            let mut rng = rng_from_seed(seed);
+            while m.game().to_move().is_some() && m.game().ply() < 300 {
+                let mut all = Vec::new();
+                lax.legal_moves(&mut all);
+                for mv in all {
+                    if m.game().is_legal(mv) {
+                        continue;
+                    }
+                    let boxed: Box<dyn AnyMatch> = Box::new(m.clone());
+                    let text = mv.to_string();
+                    let rule = unknown_rule(boxed.as_ref(), &text).expect("refused by a rule");
+                    found[(rule == UnknownRule::Chase) as usize] += 1;
+                    let sub: Move = substitute(boxed.as_ref(), &text, seed).parse().unwrap();
+                    assert!(m.game().is_legal(sub), "{sub} replaces {mv}");
+                    let mut legal = Vec::new();
+                    m.game().legal_moves(&mut legal);
+                    if legal.iter().any(|l| l.from == mv.from) {
+                        assert_eq!(sub.from, mv.from, "{sub} replaces {mv}");
+                    }
+                }
+                // Shuffle pieces back and forth half the time, to meet the rules.
+                let mut legal = Vec::new();
+                m.game().legal_moves(&mut legal);
+                let back = m.moves().len().checked_sub(2).map(|i| m.moves()[i]);
+                let mv = back
+                    .map(|b| Move {
+                        from: b.to,
+                        to: b.from,
+                    })
+                    .filter(|b| rng.random_bool(0.5) && legal.contains(b))
+                    .unwrap_or_else(|| legal[rng.random_range(0..legal.len())]);
+                m.play(mv).unwrap();
+                lax.play(mv).unwrap();
+            }
+        }
+        // Random play meets the two-squares rule often, the chase rule (almost) never.
+        assert!(found[0] > 10, "two-squares refusals met: {found:?}");
+    }
 }

@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -35,7 +35,8 @@ impl Program {
                 why: e.to_string(),
             })?;
         let stdout = child.stdout.take().expect("piped");
-        let (tx, lines) = channel();
+        // Bounded: a program that floods its output blocks instead of filling memory.
+        let (tx, lines) = sync_channel(1024);
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };

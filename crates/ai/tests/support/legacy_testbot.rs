@@ -10,7 +10,8 @@
 //!   face-down piece moves);
 //! - `garbage`: after `after` moves, a line that is not the protocol;
 //! - `crash`: after `after` moves, exits with status 3;
-//! - `hang`: after `after` moves, stops answering (sleeps for ever).
+//! - `hang`: after `after` moves, stops answering (sleeps for ever);
+//! - `badsetup` (ucc): a setup without its Flag.
 //!
 //! With `LEGACY_TESTBOT_PIDFILE` set, the program writes its process id there first.
 
@@ -38,6 +39,7 @@ enum Mode {
     Garbage,
     Crash,
     Hang,
+    BadSetup,
 }
 
 fn misbehave(mode: Mode, out: &mut impl Write) -> bool {
@@ -74,6 +76,12 @@ fn ucc(mode: Mode, mut rng: Rng, after: u32) {
         RED_SETUP.iter().rev().copied().collect()
     };
     for r in rows {
+        // A bad setup leaves out the Flag, which every setup must hold.
+        let r = if mode == Mode::BadSetup {
+            r.replace('F', ".")
+        } else {
+            r.to_string()
+        };
         let _ = writeln!(out, "{r}");
     }
     let _ = out.flush();
@@ -325,6 +333,7 @@ fn main() {
         Some("garbage") => Mode::Garbage,
         Some("crash") => Mode::Crash,
         Some("hang") => Mode::Hang,
+        Some("badsetup") => Mode::BadSetup,
         _ => Mode::Simple,
     };
     let seed = args.get(3).and_then(|s| s.parse::<u64>().ok()).unwrap_or(1);
@@ -335,7 +344,7 @@ fn main() {
         Some("ntu") => ntu(mode, rng, after),
         _ => {
             eprintln!(
-                "usage: legacy-testbot <ucc|ntu> <simple|shuffle|illegal|garbage|crash|hang> [seed] [after]"
+                "usage: legacy-testbot <ucc|ntu> <simple|shuffle|illegal|garbage|crash|hang|badsetup> [seed] [after]"
             );
             std::process::exit(2);
         }

@@ -250,6 +250,20 @@ pub fn run(
                     if let Some(t) = &termination {
                         m.set_record_tag("Termination", t.clone());
                     }
+                    let refereeing: Vec<String> = Seat::BOTH
+                        .into_iter()
+                        .filter(|s| !incidents[s.index()].is_empty())
+                        .map(|s| {
+                            format!(
+                                "{}: {}",
+                                cfg.kind.seat_name(s),
+                                incidents[s.index()].brief()
+                            )
+                        })
+                        .collect();
+                    if !refereeing.is_empty() {
+                        m.set_record_tag("Refereeing", refereeing.join("; "));
+                    }
                     let mut record = None;
                     if let Some(dir) = &cfg.records {
                         let path = dir.join(format!(

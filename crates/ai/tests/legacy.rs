@@ -87,6 +87,32 @@ fn ucc_moves_refused_by_the_two_squares_rule_are_replaced_and_counted() {
         r.table()
             .contains(&format!("two-squares refusals {}", i.two_squares))
     );
+    // The records hold the moves played (the replacements) and say what was counted.
+    let dir = std::env::temp_dir().join(format!("salpakan-legacy-rec-{}", std::process::id()));
+    let cfg = ArenaConfig {
+        games: 1,
+        seed: 11,
+        max_plies: 200,
+        records: Some(dir.clone()),
+        ..ArenaConfig::new(
+            GameKind::Stratego,
+            vec![
+                format!("ucc:\"{TESTBOT} ucc shuffle 5\"").parse().unwrap(),
+                "random".parse().unwrap(),
+            ],
+        )
+    };
+    let r = run(&cfg, &|_, _| {}).unwrap();
+    let path = r.games[0].record.clone().expect("written");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        text.contains("[Refereeing \"red: two-squares refusals"),
+        "{text}"
+    );
+    let record = salpakan_engine::Record::parse(&text).expect("a record");
+    let replayed = salpakan_engine::replay_record(&record).expect("the record replays");
+    assert_eq!(replayed.ply(), r.games[0].plies);
 }
 
 #[test]

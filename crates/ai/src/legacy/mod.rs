@@ -81,6 +81,25 @@ impl Incidents {
         *self == Incidents::default()
     }
 
+    /// Only the kinds counted, e.g. `two-squares refusals 3, crashes 1` (empty if none).
+    #[must_use]
+    pub fn brief(&self) -> String {
+        [
+            ("two-squares refusals", self.two_squares),
+            ("chase refusals", self.chase),
+            ("illegal moves", self.illegal),
+            ("malformed lines", self.malformed),
+            ("time-outs", self.timeouts),
+            ("crashes", self.crashes),
+            ("resignations", self.resignations),
+        ]
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+    }
+
     fn count(&mut self, f: &BotFailure) {
         match f {
             BotFailure::Timeout(_) => self.timeouts += 1,

@@ -137,15 +137,6 @@ impl BotSpec {
         )
     }
 
-    /// The command line of an external program, whichever protocol it speaks.
-    #[must_use]
-    pub fn command(&self) -> Option<&str> {
-        match &self.kind {
-            BotKind::Command(c) | BotKind::Ucc(c) | BotKind::Ntu(c) => Some(c),
-            _ => None,
-        }
-    }
-
     fn check_key(&self, key: &str) -> Result<(), AiError> {
         let known = self.kind.params();
         if known.iter().any(|(k, _)| *k == key) {

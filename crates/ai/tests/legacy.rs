@@ -260,3 +260,22 @@ fn legacy_programs_only_play_rules_their_protocol_can_say() {
     let e = run(&cfg, &|_, _| {}).unwrap_err().to_string();
     assert!(e.contains("chain_captures"), "{e}");
 }
+
+#[test]
+fn ucc_and_ntu_bot_specs_parse_and_print_back() {
+    for text in [
+        "ucc:\"./agent -x\"",
+        "ucc:\"python3 -u vixen.py\",timeout=300",
+        "ntu:\"./engine\",timeout=100,clock=60000",
+    ] {
+        let s: BotSpec = text.parse().unwrap();
+        assert_eq!(s.to_string(), text);
+        assert!(s.is_external());
+    }
+    assert!("ntu:\"x\",depth=3".parse::<BotSpec>().is_err());
+    assert!("ucc:\"x\",clock=3".parse::<BotSpec>().is_err());
+    assert!("ucc:x".parse::<BotSpec>().is_err());
+    let list = BotSpec::parse_list("random,ucc:\"a,b\",timeout=5,ntu:\"c\"").unwrap();
+    assert_eq!(list.len(), 3);
+    assert_eq!(list[1].param("timeout"), Some(5));
+}

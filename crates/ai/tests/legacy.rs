@@ -163,16 +163,18 @@ fn ucc_program_that_exits_mid_game_forfeits_and_is_counted() {
 }
 
 /// A program that stops answering loses on time, and its process is killed and reaped: no
-/// process (not even a zombie) is left once the arena returns.
-fn hanging_program_is_killed_and_reaped(kind: GameKind, protocol: &str) {
+/// process (not even a zombie) is left once the arena returns. With `shell`, the program is
+/// started by a shell command (`cd dir && ...`), whose whole process group is killed.
+fn hanging_program_is_killed_and_reaped(kind: GameKind, protocol: &str, shell: bool) {
     let dir = std::env::temp_dir().join(format!(
-        "salpakan-legacy-hang-{protocol}-{}",
+        "salpakan-legacy-hang-{protocol}-{shell}-{}",
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let pidfile = dir.join("pid");
     let program = format!(
-        "{protocol}:\"env LEGACY_TESTBOT_PIDFILE={} {TESTBOT} {protocol} hang 3 2\",timeout=300",
+        "{protocol}:\"{}env LEGACY_TESTBOT_PIDFILE={} {TESTBOT} {protocol} hang 3 2\",timeout=300",
+        if shell { "cd / && " } else { "" },
         pidfile.display()
     );
     let r = arena(kind, &program, 1);
@@ -181,16 +183,35 @@ fn hanging_program_is_killed_and_reaped(kind: GameKind, protocol: &str) {
     let pid = std::fs::read_to_string(&pidfile).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     if cfg!(target_os = "linux") {
-        assert!(
-            !std::path::Path::new(&format!("/proc/{}", pid.trim())).exists(),
-            "process {pid} is still there"
-        );
+        // A grandchild (shell case) is reaped by init, a moment after it is killed.
+        let stat = format!("/proc/{}/stat", pid.trim());
+        let gone = || {
+            std::fs::read_to_string(&stat).map_or(true, |s| {
+                s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+                    && shell
+            })
+        };
+        let mut tries = 0;
+        while !gone() && tries < 100 {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            tries += 1;
+        }
+        assert!(gone(), "process {pid} is still running");
     }
 }
 
 #[test]
 fn ucc_program_that_hangs_times_out_and_is_killed_and_reaped() {
-    hanging_program_is_killed_and_reaped(GameKind::Stratego, "ucc");
+    hanging_program_is_killed_and_reaped(GameKind::Stratego, "ucc", false);
+}
+
+#[test]
+fn ucc_program_started_by_a_shell_command_that_hangs_is_killed_with_its_shell() {
+    hanging_program_is_killed_and_reaped(GameKind::Stratego, "ucc", true);
 }
 
 #[test]
@@ -242,7 +263,7 @@ fn ntu_engine_that_exits_mid_game_forfeits_and_is_counted() {
 
 #[test]
 fn ntu_engine_that_hangs_times_out_and_is_killed_and_reaped() {
-    hanging_program_is_killed_and_reaped(GameKind::Banqi, "ntu");
+    hanging_program_is_killed_and_reaped(GameKind::Banqi, "ntu", false);
 }
 
 #[test]

@@ -14,6 +14,8 @@ use crate::protocol::BotFailure;
 /// A running program.
 pub(crate) struct Program {
     child: Child,
+    /// Whether the program runs in its own process group (a command with shell syntax).
+    group: bool,
     input: Option<Sender<String>>,
     lines: Receiver<String>,
     stderr: Arc<Mutex<String>>,
@@ -21,11 +23,25 @@ pub(crate) struct Program {
 
 impl Program {
     /// Starts `command` with `sh -c "exec command"`, so that the process the referee holds
-    /// (and kills) is the program itself, not a shell around it.
+    /// (and kills) is the program itself, not a shell around it; a command with shell
+    /// syntax (`cd dir && ./agent`, pipes) runs as `sh -c command` in a process group of its
+    /// own, killed as a whole.
     pub(crate) fn spawn(command: &str) -> Result<Program, BotFailure> {
-        let mut child = Command::new("sh")
+        let simple = !command.contains([';', '&', '|', '(', ')', '\n', '`']);
+        let line = if simple {
+            format!("exec {command}")
+        } else {
+            command.to_string()
+        };
+        let mut cmd = Command::new("sh");
+        if !simple {
+            // The shell and what it starts form one process group, killed together.
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let mut child = cmd
             .arg("-c")
-            .arg(format!("exec {command}"))
+            .arg(line)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -77,6 +93,7 @@ impl Program {
         });
         Ok(Program {
             child,
+            group: !simple,
             input: Some(input),
             lines,
             stderr,
@@ -139,9 +156,23 @@ impl Program {
         let until = Instant::now() + grace;
         while Instant::now() < until {
             if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(5));
+        }
+        // Also when the shell of a shell command exited: what it started may still run.
+        self.kill();
+    }
+
+    /// Kills the program (and, for a shell command, its process group) and reaps it.
+    fn kill(&mut self) {
+        if self.group {
+            // No signal API without `unsafe` in std: the system's kill(1) signals the group.
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", self.child.id())])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -151,9 +182,8 @@ impl Program {
 impl Drop for Program {
     fn drop(&mut self) {
         self.input = None;
-        if !matches!(self.child.try_wait(), Ok(Some(_))) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+        if self.group || !matches!(self.child.try_wait(), Ok(Some(_))) {
+            self.kill();
         }
     }
 }

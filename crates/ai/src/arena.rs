@@ -323,7 +323,8 @@ fn play_one(
         let name = kind.seat_name(s);
         let setup_seed = mix(seed, 100 + s as u64);
         if let Some(spawned) = LegacyBot::spawn(spec) {
-            let opponent = specs[s.other().index()].to_string();
+            // The opponent's bot without its parameters (a seed is nobody's business).
+            let opponent = BotSpec::new(specs[s.other().index()].kind().clone()).to_string();
             match spawned {
                 Err(e) => {
                     failure.get_or_insert((s, e.to_string()));

@@ -152,6 +152,26 @@ fn ucc_setup_without_the_whole_army_forfeits_and_is_counted() {
 }
 
 #[test]
+fn ucc_surrender_resigns_the_game_and_is_counted() {
+    let r = arena(
+        GameKind::Stratego,
+        &format!("ucc:\"{TESTBOT} ucc surrender 3 4\""),
+        2,
+    );
+    for g in &r.games {
+        assert_eq!(g.outcome.reason, EndReason::Resignation);
+        assert_eq!(g.outcome.winner, Some(program_seat(g).other()));
+        assert!(
+            g.termination
+                .as_deref()
+                .unwrap_or("")
+                .contains("resigns: SURRENDER")
+        );
+    }
+    assert_eq!(incidents(&r).resignations, 2);
+}
+
+#[test]
 fn ucc_program_that_exits_mid_game_forfeits_and_is_counted() {
     let r = arena(
         GameKind::Stratego,

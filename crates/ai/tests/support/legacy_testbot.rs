@@ -11,7 +11,8 @@
 //! - `garbage`: after `after` moves, a line that is not the protocol;
 //! - `crash`: after `after` moves, exits with status 3;
 //! - `hang`: after `after` moves, stops answering (sleeps for ever);
-//! - `badsetup` (ucc): a setup without its Flag.
+//! - `badsetup` (ucc): a setup without its Flag;
+//! - `surrender` (ucc): after `after` moves, answers `SURRENDER`.
 //!
 //! With `LEGACY_TESTBOT_PIDFILE` set, the program writes its process id there first.
 
@@ -40,6 +41,7 @@ enum Mode {
     Crash,
     Hang,
     BadSetup,
+    Surrender,
 }
 
 fn misbehave(mode: Mode, out: &mut impl Write) -> bool {
@@ -111,6 +113,11 @@ fn ucc(mode: Mode, mut rng: Rng, after: u32) {
                 .and((0..10).contains(&y).then_some(()))
                 .map(|()| b[y as usize][x as usize])
         };
+        if turns > after && mode == Mode::Surrender {
+            let _ = writeln!(out, "SURRENDER");
+            let _ = out.flush();
+            return wait_quit();
+        }
         if turns > after && mode != Mode::Simple && mode != Mode::Shuffle {
             if misbehave(mode, &mut out) {
                 continue;
@@ -334,6 +341,7 @@ fn main() {
         Some("crash") => Mode::Crash,
         Some("hang") => Mode::Hang,
         Some("badsetup") => Mode::BadSetup,
+        Some("surrender") => Mode::Surrender,
         _ => Mode::Simple,
     };
     let seed = args.get(3).and_then(|s| s.parse::<u64>().ok()).unwrap_or(1);
@@ -344,7 +352,7 @@ fn main() {
         Some("ntu") => ntu(mode, rng, after),
         _ => {
             eprintln!(
-                "usage: legacy-testbot <ucc|ntu> <simple|shuffle|illegal|garbage|crash|hang|badsetup> [seed] [after]"
+                "usage: legacy-testbot <ucc|ntu> <simple|shuffle|illegal|garbage|crash|hang|badsetup|surrender> [seed] [after]"
             );
             std::process::exit(2);
         }

@@ -320,3 +320,23 @@ fn ucc_and_ntu_bot_specs_parse_and_print_back() {
     assert_eq!(list.len(), 3);
     assert_eq!(list[1].param("timeout"), Some(5));
 }
+
+#[test]
+fn ntu_engine_loses_on_time_when_its_game_clock_runs_out() {
+    let r = arena(
+        GameKind::Banqi,
+        &format!("ntu:\"{TESTBOT} ntu hang 3 2\",timeout=60000,clock=400"),
+        1,
+    );
+    all_forfeited(&r, "no answer within");
+    assert_eq!(incidents(&r).timeouts, 1);
+    // The limit was what was left on the clock, not the per-answer limit.
+    let t = r.games[0].termination.clone().unwrap_or_default();
+    let ms: u64 = t
+        .split("no answer within ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no limit in {t:?}"));
+    assert!(ms <= 400, "{t}");
+}

@@ -64,7 +64,7 @@ function header() {
       h('a', { href: '/', 'data-link': true }, 'Lobby'),
       s.name ? h('span', { class: 'me', title: 'Your name' }, s.name) : null,
       h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Settings', onclick: () => settings.showModal(),
-        html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zm9 4-2.1-.7.3-2.2-2-1.1-1.5 1.6L13.6 8 12 6.3 10.4 8l-2.1.6-1.5-1.6-2 1.1.3 2.2L3 12l2.1.7-.3 2.2 2 1.1 1.5-1.6 2.1.6L12 17.7l1.6-1.7 2.1-.6 1.5 1.6 2-1.1-.3-2.2z" fill="currentColor"/></svg>' })),
+        html: '<svg viewBox="0 0 24 24" aria-hidden="true" class="gear"><circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" stroke-width="3.2" stroke-dasharray="3.53 3.54"/><circle cx="12" cy="12" r="6.1" fill="none" stroke="currentColor" stroke-width="2.6"/></svg>' })),
     settings);
   const old = document.querySelector('header.topbar');
   if (old) old.replaceWith(bar); else document.body.prepend(bar);
@@ -236,12 +236,16 @@ function createForm() {
     const g = spec(game);
     replace(optionsBox, ...g.options.map((o) => {
       const id = `opt-${o.key}`;
-      if (o.type === 'bool') return h('label', { class: 'switch' }, h('input', { type: 'checkbox', id, name: o.key, checked: o.default === true }), ` ${o.label}`);
+      const help = o.help ? h('small', { class: 'help', id: `${id}-help` }, o.help) : null;
+      const described = o.help ? { 'aria-describedby': `${id}-help` } : {};
+      if (o.type === 'bool') return h('div', { class: 'field' }, h('label', { class: 'switch' }, h('input', { type: 'checkbox', id, name: o.key, checked: o.default === true, ...described }), ` ${o.label}`), help);
       return h('div', { class: 'field' }, h('label', { for: id }, o.label),
-        h('select', { id, name: o.key }, (o.choices ?? []).map(([v, l]) => h('option', { value: v, selected: v === String(o.default) }, l))));
+        h('select', { id, name: o.key, ...described }, (o.choices ?? []).map(([v, l]) => h('option', { value: v, selected: v === String(o.default) }, l))), help);
     }));
     for (const b of tabs.querySelectorAll('button')) b.setAttribute('aria-checked', String(/** @type {HTMLElement} */ (b).dataset.game === game));
+    redrawLevels();
   };
+  let redrawLevels = () => {};
   for (const name of GAME_NAMES) {
     const g = GAMES[name];
     const icon = name === 'generals' ? pieceElement('generals', '4G', 'white') : name === 'stratego' ? pieceElement('stratego', '10', 'red') : pieceElement('banqi', 'K', 'red');
@@ -254,9 +258,25 @@ function createForm() {
     h('label', { for: 'clock-min' }, 'Minutes'), customMin, h('label', { for: 'clock-inc' }, 'Increment (s)'), customInc);
   clockSel.addEventListener('change', () => { custom.hidden = clockSel.value !== 'custom'; });
 
+  const levelSel = h('select', { id: 'bot-level', name: 'bot-level' });
+  const levelHelp = h('small', { class: 'help', id: 'bot-level-help' });
+  levelSel.setAttribute('aria-describedby', 'bot-level-help');
+  const drawLevels = () => {
+    const chosen = load().botLevels?.[game] ?? DEFAULT_LEVEL;
+    const list = botLevels.length ? botLevels : ['random'];
+    replace(levelSel, ...list.map((b, i) => h('option', { value: b, selected: b === chosen }, levelName(b, i))));
+    if (!list.includes(levelSel.value)) levelSel.value = list[0];
+    levelHelp.textContent = levelInfo(levelSel.value);
+  };
+  levelSel.addEventListener('change', () => {
+    save({ botLevels: { ...(load().botLevels ?? {}), [game]: levelSel.value } });
+    levelHelp.textContent = levelInfo(levelSel.value);
+  });
+  redrawLevels = drawLevels;
   const form = h('form', { class: 'card create', 'aria-label': 'New game' },
     h('h2', {}, 'New game'), tabs, optionsBox,
     h('div', { class: 'field' }, h('label', { for: 'clock' }, 'Time control'), clockSel), custom,
+    h('div', { class: 'field' }, h('label', { for: 'bot-level' }, 'Computer strength'), levelSel, levelHelp),
     h('div', { class: 'btn-row wrap' },
       h('button', { class: 'btn primary', type: 'submit', value: 'open' }, 'Create seek'),
       h('button', { class: 'btn', type: 'submit', value: 'link' }, 'Challenge a friend'),
@@ -276,7 +296,7 @@ function createForm() {
     else if (clockSel.value !== 'none') { const [b, i] = clockSel.value.split('+').map(Number); clock = { base: b, inc: i }; }
     try {
       if (mode === 'bot') {
-        const r = await api('POST', '/api/bot-games', { game, options, clock, bot: 'random' });
+        const r = await api('POST', '/api/bot-games', { game, options, clock, bot: levelSel.value || 'random' });
         rememberSeat(r.game, r.seat_token);
         return go(`/game/${r.game}`);
       }
@@ -289,7 +309,38 @@ function createForm() {
     }
   });
   drawOptions();
+  if (!botLevels.length) {
+    api('GET', '/api/bots').then((r) => { botLevels = (r?.bots ?? []).map(String); redrawLevels(); }, () => {});
+  }
   return form;
+}
+
+// ---------------------------------------------------------------- computer strength levels
+
+/** The bots the server offers (GET /api/bots), weakest first: level 1, 2, … */
+let botLevels = /** @type {string[]} */ ([]);
+const DEFAULT_LEVEL = 'random';
+
+/** How long an mcts bot thinks a move, in ms (null for another bot). */
+function thinkMs(/** @type {string} */ bot) {
+  const m = bot.match(/^mcts(?::.*\bms=(\d+))?/);
+  return m ? Number(m[1] ?? 100) : null;
+}
+
+const LEVEL_WORDS = ['Beginner', 'Easy', 'Medium', 'Hard', 'Expert', 'Master', 'Grandmaster'];
+
+/** A level's name in the strength list: "Level 3 · Medium". */
+function levelName(/** @type {string} */ bot, /** @type {number} */ i) {
+  return `Level ${i + 1} · ${LEVEL_WORDS[Math.min(i, LEVEL_WORDS.length - 1)]}`;
+}
+
+/** One line saying how a level plays. */
+function levelInfo(/** @type {string} */ bot) {
+  if (bot === 'random') return 'Plays any legal move at random: good for learning the rules.';
+  if (bot === 'greedy') return 'Takes whatever it can at once, but never plans ahead.';
+  const ms = thinkMs(bot);
+  if (ms != null) return `Plays out many possible games before each move (thinks ${ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`} a move): ${ms >= 300 ? 'a strong opponent' : ms >= 100 ? 'a solid opponent' : 'quick, but sees traps'}.`;
+  return `The computer player “${bot}”.`;
 }
 
 // ---------------------------------------------------------------- challenge by link
@@ -418,6 +469,15 @@ function gameScreen(/** @type {string} */ id) {
 
   /** @param {any} msg */
   function onMessage(msg) {
+    if (msg.t === 'error' && !st) {
+      // the join was refused (an unknown game): say so instead of "Connecting…" for ever
+      conn.close();
+      clearInterval(tick);
+      root.replaceChildren(h('div', { class: 'card game-missing', role: 'alert' }, h('h2', {}, 'Game not found'),
+        h('p', {}, msg.error ?? 'There is no such game.'), h('p', { class: 'muted' }, 'Check the link, or start a new game from the lobby.'),
+        h('a', { class: 'btn primary', href: '/', 'data-link': true }, 'Back to the lobby')));
+      return;
+    }
     if (msg.t === 'error') return toast(msg.error ?? 'Refused.', 'error');
     if (msg.t === 'seat') { rememberSeat(msg.game, msg.seat_token); if (msg.game !== id && st?.rematch === msg.game) go(`/game/${msg.game}`); return; }
     if (msg.game !== id) return;
@@ -490,13 +550,17 @@ function gameScreen(/** @type {string} */ id) {
     const bottom = you ?? seats[0];
     const top = seats[1 - seats.indexOf(bottom)];
     const typing = document.activeElement?.id === 'chat-input';
+    const onBoard = !!board?.el.contains(document.activeElement);
     root.replaceChildren(
       h('div', { class: 'play-area' },
+        resultBanner(g),
         playerBar(g, top, 'top'),
         h('div', { class: 'board-wrap' }, board.el),
+        h('div', { class: 'board-actions', id: 'board-actions' }),
         playerBar(g, bottom, 'bottom')),
       sidePanel(g));
     if (typing) document.getElementById('chat-input')?.focus();
+    if (onBoard) board.focus();
     renderBoard();
   }
 
@@ -511,6 +575,29 @@ function gameScreen(/** @type {string} */ id) {
       return board.render(squares, {});
     }
     board.render(squaresOf(g, st.observation), { selected, targets: targetsOf(selected), last, flash });
+    drawBoardActions();
+  }
+
+  /** Moves that are no squares: ending a Banqi capture chain. */
+  function drawBoardActions() {
+    const box = document.getElementById('board-actions');
+    if (!box) return;
+    const canEnd = !!st?.legal?.includes('end');
+    if (canEnd === !!box.firstChild) return;
+    replace(box, ...(canEnd ? [h('p', { class: 'chain-hint' }, 'Your piece may capture again, or you can stop here.'),
+      h('button', { class: 'btn primary', type: 'button', id: 'end-chain', onclick: () => play('end') }, 'End capture chain')] : []));
+  }
+
+  /** The result, large, above the board once the game is over: who won and why. */
+  function resultBanner(/** @type {GameSpec} */ g) {
+    const r = st.result;
+    if (!r) return null;
+    const you = st.seat;
+    const head = !r.winner ? 'Draw' : r.winner === you ? 'You won!' : you ? 'You lost' : `${playerName(r.winner)} won`;
+    const who = r.winner ? `${playerName(r.winner)} (${cap(sideClass(g, r.winner, st.colours ?? undefined) || r.winner)}) won` : 'Nobody won';
+    const why = REASONS[r.reason] ?? (r.reason ? r.reason.replace(/_/g, ' ') : '');
+    return h('div', { class: `result-banner ${!r.winner ? 'draw' : r.winner === you ? 'win' : you ? 'loss' : 'neutral'}`, role: 'alert' },
+      h('strong', {}, head), h('span', {}, `${who}${why ? ' ' + why : ''}.`));
   }
 
   /** Squares a piece of ours can move from (or a Banqi flip). */
@@ -576,6 +663,8 @@ function gameScreen(/** @type {string} */ id) {
       },
       onReady: async (p) => {
         if (!conn.send({ t: 'setup', game: id, setup: p })) throw new Error('Not connected: try again in a moment.');
+        // the server does not echo the setup: keep it to draw while the opponent sets up
+        /** @type {any} */ (st).your_setup = p;
       },
     });
     root.classList.add('setup-mode');
@@ -712,27 +801,39 @@ async function replayScreen(/** @type {string} */ id) {
     return replace(main, h('div', { class: 'card' }, h('h2', {}, 'Replay'), h('p', {}, 'The full record is published when the game ends. Come back then.'), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, 'Watch the game')));
   }
   let at = rep.positions.length - 1;
-  const board = new Board(g, false, {});
+  let flipped = false;
+  let board = new Board(g, flipped, {});
+  const wrap = h('div', { class: 'board-wrap' }, board.el);
+  const flip = () => {
+    flipped = !flipped;
+    board = new Board(g, flipped, {});
+    wrap.replaceChildren(board.el);
+    flipBtn.setAttribute('aria-pressed', String(flipped));
+    show(at);
+  };
+  const flipBtn = h('button', { class: 'btn small', type: 'button', id: 'replay-flip', 'aria-pressed': 'false', onclick: flip }, 'Flip board');
   const slider = h('input', { type: 'range', id: 'replay-ply', min: '0', max: String(rep.positions.length - 1), value: String(at) });
   const label = h('p', { class: 'replay-label', role: 'status', 'aria-live': 'polite' });
-  const moves = h('ol', { class: 'moves', 'aria-label': 'Moves' }, rep.plies.map((p, i) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => show(i + 1) }, `${cap(p.seat)}: ${p.token}${p.note ? ` (${p.note})` : ''}`))));
+  const words = rep.plies.map((p, i) => replayWords(g, p, rep.positions[i], rep.positions[i + 1]));
+  const moves = h('ol', { class: 'moves', 'aria-label': 'Moves' }, rep.plies.map((p, i) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => show(i + 1) }, words[i]))));
   const show = (/** @type {number} */ i) => {
     at = Math.max(0, Math.min(rep.positions.length - 1, i));
     slider.value = String(at);
     const pos = rep.positions[at];
     /** @type {Record<string, SquareView>} */
     const squares = {};
-    for (const [s, v] of Object.entries(pos)) squares[s] = { code: v.piece, side: v.owner };
+    // a Banqi piece stays face down until it is flipped
+    for (const [s, v] of Object.entries(pos)) squares[s] = v.faceDown ? { code: null, side: '' } : { code: v.piece, side: v.owner };
     const p = rep.plies[at - 1];
     board.render(squares, { last: p?.from ? { from: p.from, to: p.to ?? p.from } : null });
-    label.textContent = at === 0 ? 'Start position, every piece shown.' : `Ply ${at} of ${rep.plies.length}: ${cap(p.seat)} ${p.token}${p.note ? ` (${p.note})` : ''}`;
+    label.textContent = at === 0 ? (g.name === 'banqi' ? 'Start position, every piece face down.' : 'Start position, every piece shown.') : `Ply ${at} of ${rep.plies.length}: ${words[at - 1]}`;
     moves.querySelectorAll('li').forEach((li, j) => li.classList.toggle('current', j === at - 1));
   };
   slider.addEventListener('input', () => show(Number(slider.value)));
   const resultWords = rep.tags.Result === '1-0' ? `${cap(g.seats[0])} won` : rep.tags.Result === '0-1' ? `${cap(g.seats[1])} won` : rep.tags.Result && rep.tags.Result !== '*' ? 'Draw' : 'Unfinished';
   const players = `${rep.tags.White ?? rep.tags.Red ?? rep.tags.First ?? ''}${rep.tags.Black || rep.tags.Blue || rep.tags.Second ? ' vs ' + (rep.tags.Black ?? rep.tags.Blue ?? rep.tags.Second) : ''}`;
   replace(main, h('div', { class: 'game-screen replay' },
-    h('div', { class: 'play-area' }, h('div', { class: 'board-wrap' }, board.el)),
+    h('div', { class: 'play-area' }, wrap),
     h('aside', { class: 'side-panel' },
       h('h1', {}, `Replay: ${g.title}`),
       players ? h('p', {}, players) : null,
@@ -743,6 +844,7 @@ async function replayScreen(/** @type {string} */ id) {
         h('button', { class: 'btn small icon', type: 'button', 'aria-label': 'Previous move', onclick: () => show(at - 1), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M18 5v14L7 12z" fill="currentColor"/></svg>' }),
         h('button', { class: 'btn small icon', type: 'button', 'aria-label': 'Next move', onclick: () => show(at + 1), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5v14l11-7z" fill="currentColor"/></svg>' }),
         h('button', { class: 'btn small icon', type: 'button', 'aria-label': 'Last', onclick: () => show(rep.positions.length - 1), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16 5h2v14h-2zM4 5v14l11-7z" fill="currentColor"/></svg>' }),
+        flipBtn,
         h('a', { class: 'btn small', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, 'Download record')),
       h('details', { class: 'moves-box', open: true }, h('summary', {}, `Moves (${rep.plies.length})`), moves))));
   document.addEventListener('keydown', function key(e) {
@@ -751,6 +853,28 @@ async function replayScreen(/** @type {string} */ id) {
     if (e.key === 'ArrowRight') show(at + 1);
   });
   show(at);
+}
+
+/**
+ * A replayed move in its game's own words, from the full positions before and after it.
+ * @param {GameSpec} g @param {import('./record.js').ReplayPly} p
+ * @param {import('./record.js').FullPosition} before @param {import('./record.js').FullPosition} after
+ */
+function replayWords(g, p, before, after) {
+  const who = cap(p.seat);
+  const name = (/** @type {string|undefined} */ c) => (c ? pieceName(g.name, c) : 'a piece');
+  if (p.token === 'end') return `${who} ended the capture chain`;
+  if (!p.from) return `${who} flipped ${p.token}: ${name(after[p.token]?.piece)}`;
+  const mover = before[p.from]?.piece, target = before[p.to ?? '']?.piece;
+  const path = `${p.from}–${p.to}`;
+  if (g.name === 'banqi') {
+    if (before[p.to ?? '']?.faceDown) return `${who}: ${name(mover)} ${path} tried a face-down piece: ${name(target)}`;
+    return target ? `${who}: ${name(mover)} ${path} captured ${name(target)}` : `${who}: ${name(mover)} ${path}`;
+  }
+  if (!p.outcome || !target) return `${who}: ${name(mover)} ${path}`;
+  const verb = g.name === 'generals' ? 'challenged' : 'attacked';
+  const res = p.outcome === 'win' ? `${name(mover)} won` : p.outcome === 'loss' ? `${name(target)} won` : 'both removed';
+  return `${who}: ${name(mover)} ${path} ${verb} ${name(target)}: ${res}`;
 }
 
 // ---------------------------------------------------------------- start

@@ -124,12 +124,61 @@ export class Board {
         this.el.append(cell);
       }
     }
+    // one tab stop for the whole board (a roving tabindex): arrow keys move the cursor,
+    // Enter or Space presses the square under it
+    /** @type {HTMLButtonElement[]} cells in screen order, row by row from the top */
+    this.order = [...this.cells.values()];
+    for (const c of this.order) c.tabIndex = -1;
+    const start = this.order.slice((game.ranks - 1) * game.files).find((c) => !c.disabled) ?? this.order.find((c) => !c.disabled);
+    /** @type {HTMLButtonElement|undefined} */
+    this.cursor = start;
+    if (start) start.tabIndex = 0;
+    this.el.addEventListener('keydown', (e) => this.key(e));
+    this.el.addEventListener('focusin', (e) => {
+      const cell = /** @type {Element} */ (e.target).closest('[data-sq]');
+      if (cell instanceof HTMLButtonElement) this.setCursor(cell);
+    });
     this.el.addEventListener('pointerdown', (e) => this.pointerDown(e));
     this.el.addEventListener('click', (e) => {
       const s = squareOf(/** @type {Element} */ (e.target));
       // keyboard activation and plain clicks; pointer clicks are handled in pointerDown
       if (s && e.detail === 0) this.handlers.onSquare?.(s);
     });
+  }
+
+  /** @param {HTMLButtonElement} cell */
+  setCursor(cell) {
+    if (this.cursor === cell) return;
+    if (this.cursor) this.cursor.tabIndex = -1;
+    this.cursor = cell;
+    cell.tabIndex = 0;
+  }
+
+  /** Put the keyboard focus back on the board's cursor (after the screen was redrawn). */
+  focus() {
+    this.cursor?.focus();
+  }
+
+  /** @param {KeyboardEvent} e */
+  key(e) {
+    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+    if (!step || !this.cursor) return;
+    e.preventDefault();
+    const files = this.game.files, ranks = this.game.ranks;
+    let i = this.order.indexOf(this.cursor);
+    let x = i % files, y = Math.floor(i / files);
+    // skip lakes (disabled squares); stop at the edge
+    for (;;) {
+      x += step[0];
+      y += step[1];
+      if (x < 0 || y < 0 || x >= files || y >= ranks) return;
+      const next = this.order[y * files + x];
+      if (!next.disabled) {
+        this.setCursor(next);
+        next.focus();
+        return;
+      }
+    }
   }
 
   /** @param {PointerEvent} e */

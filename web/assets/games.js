@@ -43,12 +43,12 @@ export const GAMES = {
     },
     lakes: [],
     options: [
-      { key: 'army', label: 'Army', type: 'select', choices: [['full', 'Full (21 pieces)'], ['reduced', 'Reduced (11 pieces)']], default: 'full' },
-      { key: 'flag_rule', label: 'Flag on the far rank', type: 'select', choices: [['adjacent', 'Wins unless an enemy is beside it'], ['one_turn', 'Opponent always gets one turn'], ['electronic', 'Wins at once']], default: 'adjacent' },
-      { key: 'reveal', label: 'Challenges reveal', type: 'select', choices: [['none', 'Nothing (official)'], ['winner', 'The winner’s rank'], ['both', 'Both ranks']], default: 'none' },
-      { key: 'first', label: 'First move', type: 'select', choices: [['white', 'White'], ['black', 'Black']], default: 'white' },
-      { key: 'open_flag', label: 'Flags visible to both', type: 'bool', default: false },
-      { key: 'reveal_at_end', label: 'Reveal all pieces at the end', type: 'bool', default: true },
+      { key: 'army', label: 'Army', type: 'select', choices: [['full', 'Full (21 pieces)'], ['reduced', 'Reduced (11 pieces)']], default: 'full', help: 'How many pieces each player sets up: the reduced army makes a shorter game.' },
+      { key: 'flag_rule', label: 'When a Flag reaches the far row', help: 'A Flag that walks to the other side wins, unless the opponent can still take it.', type: 'select', choices: [['adjacent', 'Wins unless an enemy is beside it'], ['one_turn', 'Opponent always gets one turn'], ['electronic', 'Wins at once']], default: 'adjacent' },
+      { key: 'reveal', label: 'What a challenge shows', help: 'Officially the arbiter only says which piece was removed, never the ranks.', type: 'select', choices: [['none', 'Nothing (official)'], ['winner', 'The winner’s rank'], ['both', 'Both ranks']], default: 'none' },
+      { key: 'first', label: 'Who moves first', type: 'select', choices: [['white', 'White'], ['black', 'Black']], default: 'white', help: 'The colour that makes the first move of the game.' },
+      { key: 'open_flag', label: 'Show both Flags', type: 'bool', default: false, help: 'Each player can see where the other’s Flag stands.' },
+      { key: 'reveal_at_end', label: 'Show all pieces at the end', type: 'bool', default: true, help: 'When the game is over, both armies are turned face up.' },
     ],
   },
   stratego: {
@@ -66,10 +66,10 @@ export const GAMES = {
     },
     lakes: ['c5', 'd5', 'c6', 'd6', 'g5', 'h5', 'g6', 'h6'],
     options: [
-      { key: 'army', label: 'Army', type: 'select', choices: [['classic', 'Classic (40 pieces)'], ['barrage', 'Barrage (8 pieces)'], ['duel', 'Duel (10 pieces)']], default: 'classic' },
-      { key: 'scout_strike', label: 'Scouts may run and strike', type: 'bool', default: true },
-      { key: 'chase_rule', label: 'No endless chasing', type: 'bool', default: true },
-      { key: 'two_square_limit', label: 'Two-squares rule', type: 'select', choices: [['3', 'Three moves'], ['5', 'Five moves'], ['off', 'Off']], default: '3' },
+      { key: 'army', label: 'Army', type: 'select', choices: [['classic', 'Classic (40 pieces)'], ['barrage', 'Barrage (8 pieces)'], ['duel', 'Duel (10 pieces)']], default: 'classic', help: 'Classic is the full game; Barrage and Duel are quick games with few pieces.' },
+      { key: 'scout_strike', label: 'Scouts may run and attack', type: 'bool', default: true, help: 'A Scout may run several squares in a line and attack at the end of its run.' },
+      { key: 'chase_rule', label: 'No endless chasing', type: 'bool', default: true, help: 'A piece may not chase the same enemy piece round and round for ever.' },
+      { key: 'two_square_limit', label: 'Limit on moving back and forth', type: 'select', choices: [['3', 'At most three times'], ['5', 'At most five times'], ['off', 'No limit']], default: '3', help: 'How often a piece may move back and forth between the same two squares.' },
     ],
   },
   banqi: {
@@ -83,10 +83,10 @@ export const GAMES = {
     armies: {},
     lakes: [],
     options: [
-      { key: 'ruleset', label: 'Rules', type: 'select', choices: [['taiwan', 'Taiwan (cannons jump)'], ['hongkong', 'Hong Kong'], ['mainland', 'Mainland']], default: 'taiwan' },
-      { key: 'capture_face_down', label: 'Capture face-down pieces', type: 'bool', default: false },
-      { key: 'chain_captures', label: 'Chain captures', type: 'bool', default: false },
-      { key: 'cannon_direct', label: 'Cannons also capture next door', type: 'bool', default: false },
+      { key: 'ruleset', label: 'Rules', type: 'select', choices: [['taiwan', 'Taiwan (cannons jump)'], ['hongkong', 'Hong Kong'], ['mainland', 'Mainland']], default: 'taiwan', help: 'Regional rule sets differ in how cannons capture and which pieces may take which.' },
+      { key: 'capture_face_down', label: 'Capture face-down pieces', type: 'bool', default: false, help: 'A piece may attack a piece that is still face down, turning it up.' },
+      { key: 'chain_captures', label: 'Several captures in one turn', type: 'bool', default: false, help: 'After a capture the same piece may capture again, or stop.' },
+      { key: 'cannon_direct', label: 'Cannons also capture next door', type: 'bool', default: false, help: 'A cannon may also take a piece beside it, without jumping.' },
     ],
   },
 };

@@ -110,20 +110,42 @@ const BANQI = {
   K: ['Red General', '帥'], G: ['Red Advisor', '仕'], M: ['Red Elephant', '相'], R: ['Red Chariot', '俥'],
   N: ['Red Horse', '傌'], C: ['Red Cannon', '炮'], P: ['Red Soldier', '兵'],
   k: ['Black General', '將'], g: ['Black Advisor', '士'], m: ['Black Elephant', '象'], r: ['Black Chariot', '車'],
-  n: ['Black Horse', '馬'], c: ['Black Cannon', '砲'], p: ['Black Soldier', '卒'],
+  n: ['Black Horse', '馬'], c: ['Black Cannon', '包'], p: ['Black Soldier', '卒'],
 };
 
 /** Latin letters for Banqi pieces, where the browser has no font for the characters. */
 const BANQI_LATIN = { k: 'G', g: 'A', m: 'E', r: 'R', n: 'H', c: 'C', p: 'S' };
 
-/** Whether the browser can draw Chinese characters (else tofu boxes would show). */
+/** Fonts for the Banqi characters, Traditional first; the generic family last lets the browser
+ * fall back to any installed font that has them. */
+const HANZI_FONTS = "'Noto Serif CJK TC', 'Noto Serif CJK SC', 'Noto Sans CJK TC', 'Noto Sans CJK SC', 'Songti TC', 'PMingLiU', 'SimSun', 'WenQuanYi Micro Hei', serif";
+
+/**
+ * Whether the browser can draw Chinese characters (else tofu boxes would show). Two different
+ * characters are drawn: with no font for them both come out as the same missing-glyph box (or
+ * nothing at all); with a font they differ.
+ */
 function canDrawHanzi() {
   try {
-    const c = document.createElement('canvas').getContext('2d');
+    const canvas = document.createElement('canvas');
+    canvas.width = 48;
+    canvas.height = 48;
+    const c = canvas.getContext('2d', { willReadFrequently: true });
     if (!c) return true;
-    // a missing glyph is drawn as the same box for both strings
-    c.font = '40px "Noto Serif CJK SC", "Noto Sans CJK SC", "Songti SC", "SimSun", serif';
-    return c.measureText('帥將').width !== c.measureText('\uE000\uE001').width;
+    c.font = `40px ${HANZI_FONTS}`;
+    c.textBaseline = 'middle';
+    const draw = (/** @type {string} */ t) => {
+      c.clearRect(0, 0, 48, 48);
+      c.fillText(t, 4, 24);
+      return c.getImageData(0, 0, 48, 48).data;
+    };
+    const a = draw('帥'), b = draw('將');
+    let ink = false, differ = false;
+    for (let i = 3; i < a.length; i += 4) {
+      if (a[i]) ink = true;
+      if (a[i] !== b[i]) differ = true;
+    }
+    return ink && differ;
   } catch {
     return true;
   }
@@ -201,7 +223,7 @@ const SHAPE_STYLE = {
   'disc': 'fill: var(--tile); stroke: var(--edge); stroke-width: 3;',
   'disc.back': 'fill: #8a6a3f;',
   'ring': 'fill: none; stroke: var(--ink); stroke-width: 2.5;',
-  'hanzi': "font: 700 48px 'Noto Serif CJK SC', 'Noto Sans CJK SC', 'Songti SC', SimSun, serif; fill: var(--ink); text-anchor: middle; dominant-baseline: central;",
+  'hanzi': `font: 700 48px ${HANZI_FONTS}; fill: var(--ink); text-anchor: middle; dominant-baseline: central;`,
   'latin': "font: 700 40px Georgia, 'DejaVu Serif', serif; fill: var(--ink); text-anchor: middle; dominant-baseline: central;"
 };
 

@@ -7,7 +7,7 @@ import { spec } from './games.js';
  * A fully known square: the owner seat (Generals, Stratego) or the colour (Banqi) and piece.
  * @typedef {{owner: string, piece: string, faceDown?: boolean}} FullSquare
  * @typedef {Record<string, FullSquare>} FullPosition
- * @typedef {{token: string, from?: string, to?: string, note: string, seat: string}} ReplayPly
+ * @typedef {{token: string, from?: string, to?: string, note: string, seat: string, outcome?: 'win'|'loss'|'both'}} ReplayPly
  */
 
 /**
@@ -122,7 +122,11 @@ export function replayRecord(text) {
           delete pos[from];
           delete pos[to];
         }
-        note = sign === '>' ? 'challenger wins' : sign === '<' ? 'challenged piece wins' : 'both eliminated';
+        ply.outcome = sign === '>' ? 'win' : sign === '<' ? 'loss' : 'both';
+        // each game's own words: Generals pieces challenge, Stratego pieces attack
+        note = game === 'generals'
+          ? (sign === '>' ? 'challenger wins' : sign === '<' ? 'challenged piece wins' : 'both eliminated')
+          : (sign === '>' ? 'attacker wins' : sign === '<' ? 'defender wins' : 'both removed');
       } else {
         pos[to] = mover;
         delete pos[from];

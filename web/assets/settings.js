@@ -13,6 +13,7 @@ const KEY = 'salpakan';
  * @property {Record<string, SavedSetup[]>} [setups]  key: game/army
  * @property {Record<string, string>} [seats]  game id → seat token
  * @property {string[]} [mySeeks]  ids of seeks this browser opened
+ * @property {Record<string, string>} [botLevels]  game → the computer strength last chosen (a bot name)
  */
 
 /** @typedef {{name: string, placement: Record<string,string>, saved: number}} SavedSetup */

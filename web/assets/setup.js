@@ -70,7 +70,18 @@ export class SetupEditor {
       onDrop: (from, to) => this.moveOnBoard(from, to),
       onSquare: (s) => this.tap(s),
     });
-    this.tray = h('div', { class: 'tray', role: 'list', 'aria-label': 'Pieces to place' });
+    this.tray = h('div', { class: 'tray', role: 'list', 'aria-label': 'Pieces to place (arrow keys choose, Enter picks)' });
+    /** @type {string|null} the tray item that takes the tab */
+    this.trayCursor = null;
+    this.tray.addEventListener('keydown', (e) => {
+      const d = e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 0;
+      if (!d) return;
+      e.preventDefault();
+      const live = /** @type {HTMLButtonElement[]} */ ([...this.tray.querySelectorAll('.tray-item')]).filter((b) => !b.disabled);
+      const i = live.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+      const next = live[Math.max(0, Math.min(live.length - 1, i + d))];
+      if (next) { for (const b of live) b.tabIndex = b === next ? 0 : -1; next.focus(); }
+    });
     this.library = h('div', { class: 'library' });
     this.readyBtn = h('button', { class: 'btn primary', type: 'button', onclick: () => this.ready() }, 'Ready');
     this.status = h('p', { class: 'setup-status' });
@@ -78,7 +89,7 @@ export class SetupEditor {
       h('div', { class: 'board-wrap' }, this.board.el),
       h('div', { class: 'side-panel' },
         h('h2', {}, `Set up your army`),
-        h('p', { class: 'hint' }, `Drag pieces onto the highlighted ranks, or tap a piece and then a square. Your setup stays secret.`),
+        h('p', { class: 'hint' }, `Drag pieces onto the highlighted ranks, or tap a piece and then a square (keyboard: Tab to the pieces, Enter to pick, Shift+Tab to the board, arrows and Enter to place). Your setup stays secret.`),
         this.tray,
         this.status,
         h('div', { class: 'btn-row' },
@@ -106,6 +117,7 @@ export class SetupEditor {
     for (const [s, code] of Object.entries(this.placement)) squares[s] = { code, side: this.o.seat };
     this.board.render(squares, { area: this.area, selected: this.picked && this.placement[this.picked] ? this.picked : null });
     const left = this.remaining();
+    const trayFocused = this.tray.contains(document.activeElement);
     replace(this.tray, ...this.g.order.filter((c) => (this.counts[c] ?? 0) > 0).map((code) => {
       const n = left[code] ?? 0;
       const item = h('button', {
@@ -130,14 +142,29 @@ export class SetupEditor {
         });
       });
       item.addEventListener('click', (e) => {
-        if (e.detail === 0) { this.picked = `tray:${code}`; this.render(); }
+        if (e.detail === 0) { this.picked = `tray:${code}`; this.trayCursor = code; this.render(); }
       });
+      item.addEventListener('focus', () => { this.trayCursor = code; });
       return item;
     }));
+    this.rovingTray(trayFocused);
     const placed = Object.keys(this.placement).length;
     const total = Object.values(this.counts).reduce((a, b) => a + b, 0);
     this.status.textContent = placed === total ? 'All pieces placed.' : `${placed} of ${total} pieces placed.`;
     this.readyBtn.disabled = placed !== total;
+  }
+
+  /**
+   * The tray is one tab stop: the cursor item (or the first with pieces left) takes the tab,
+   * arrow keys move along the tray.
+   * @param {boolean} refocus  the focus was in the tray before it was redrawn
+   */
+  rovingTray(refocus) {
+    const items = /** @type {HTMLButtonElement[]} */ ([...this.tray.querySelectorAll('.tray-item')]);
+    const live = items.filter((b) => !b.disabled);
+    const cur = live.find((b) => b.dataset.code === this.trayCursor) ?? live[0];
+    for (const b of items) b.tabIndex = b === cur ? 0 : -1;
+    if (cur && refocus) cur.focus();
   }
 
   /** @param {string} code @param {string} to */

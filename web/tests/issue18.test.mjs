@@ -221,7 +221,7 @@ test('a replay flips the board, keeps banqi pieces face down until flipped and w
   await page.getByRole('button', { name: 'Resign' }).click();
   await page.locator('.status.over').waitFor();
   await page.goto(`${server.url}/replay/${bq}`);
-  await page.getByRole('button', { name: 'First' }).click();
+  await page.getByRole('button', { name: 'First', exact: true }).click();
   await page.locator('.replay-label', { hasText: 'Start position' }).waitFor();
   assert.equal(await page.locator('.board .piece.hidden').count(), 32, 'every piece face down at the start');
   await page.getByRole('button', { name: 'Next move' }).click();

@@ -561,6 +561,7 @@ function gameScreen(/** @type {string} */ id) {
       sidePanel(g));
     if (typing) document.getElementById('chat-input')?.focus();
     if (onBoard) board.focus();
+    drawClocks();
     renderBoard();
   }
 

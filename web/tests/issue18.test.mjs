@@ -289,9 +289,9 @@ test('every game option has a plain-word label and a one-line explanation', asyn
   await context.close();
 });
 
-test('keyboard-only setup: few tab stops, arrow keys move a cursor, Enter picks and places', { timeout: 90000 }, async () => {
-  const { page, context } = await newPage(browser, DESKTOP);
-  await botGame(page, server.url, 'Kbd', { game: 'generals', title: 'Game of the Generals', options: { army: 'reduced' }, clock: 'none' });
+test('keyboard-only setup and move: few tab stops, arrow keys move a cursor, Enter picks and places', { timeout: 90000 }, async () => {
+  const { page, frames, context } = await newPage(browser, DESKTOP);
+  const game = await botGame(page, server.url, 'Kbd', { game: 'generals', title: 'Game of the Generals', options: { army: 'reduced' }, clock: 'none' });
   await page.getByRole('heading', { name: 'Set up your army' }).waitFor();
   const stops = await page.evaluate(() => [...document.querySelectorAll('.setup-view button, .setup-view a[href], .setup-view input, .setup-view select, .setup-view summary, .setup-view [tabindex]')]
     .filter((e) => !(/** @type {HTMLButtonElement} */ (e).disabled) && /** @type {HTMLElement} */ (e).tabIndex >= 0 && /** @type {HTMLElement} */ (e).offsetParent !== null).length);
@@ -334,5 +334,30 @@ test('keyboard-only setup: few tab stops, arrow keys move a cursor, Enter picks 
   }
   await page.keyboard.press('Enter');
   await page.locator('.side-panel .status').waitFor();
+
+  // a move by keyboard: Tab to the board, arrows to the piece, Enter, arrows to the square, Enter
+  const legal = await waitTurn(page, frames, game);
+  assert.ok(legal?.length);
+  const move = legal.find((m) => m.includes('-')) ?? legal[0];
+  const [from, to] = move.split('-');
+  await page.locator('body').focus();
+  for (let i = 0; i < 12 && !(await active()).sq; i++) await page.keyboard.press('Tab');
+  assert.ok((await active()).sq, 'the board is a tab stop of the game screen');
+  const cellsInOrder = await page.locator('.board .sq').evaluateAll((els) => els.map((e) => e.getAttribute('data-sq')));
+  const files = 9;
+  const walkTo = async (/** @type {string} */ target) => {
+    const at = cellsInOrder.indexOf((await active()).sq), want = cellsInOrder.indexOf(target);
+    const dx = (want % files) - (at % files), dy = Math.floor(want / files) - Math.floor(at / files);
+    for (let i = 0; i < Math.abs(dx); i++) await page.keyboard.press(dx > 0 ? 'ArrowRight' : 'ArrowLeft');
+    for (let i = 0; i < Math.abs(dy); i++) await page.keyboard.press(dy > 0 ? 'ArrowDown' : 'ArrowUp');
+    assert.equal((await active()).sq, target);
+  };
+  await walkTo(from);
+  await page.keyboard.press('Enter');
+  await page.locator(`.board [data-sq="${to}"].target`).waitFor();
+  await walkTo(to);
+  await page.keyboard.press('Enter');
+  await page.locator('.moves li', { hasText: `You:` }).first().waitFor();
+  assert.match(await page.locator('.moves li', { hasText: 'You:' }).first().innerText(), new RegExp(`${from}–${to}`));
   await context.close();
 });

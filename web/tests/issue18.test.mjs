@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
-  startServer, launch, newPage, enter, botGame, waitTurn, clickMove, lastObservation, gameIdOf, shotBoth, DESKTOP,
+  startServer, launch, newPage, enter, botGame, waitTurn, clickMove, lastObservation, gameIdOf, shotBoth, parsed, DESKTOP,
 } from './helpers.mjs';
 
 const PHONE390 = { width: 390, height: 844 };
@@ -100,15 +100,12 @@ test('banqi pieces are drawn as Chinese characters when a CJK font is installed,
 test('a banqi capture chain can be ended with end', { timeout: 240000 }, async () => {
   const { page, frames, context } = await newPage(browser, DESKTOP);
   page.on('dialog', (d) => d.accept());
-  const game = await botGame(page, server.url, 'Chain', { game: 'banqi', title: 'Banqi', options: {}, clock: 'none' });
-  await page.locator('#opt-chain_captures').count(); // the options were read on the lobby page
-  // the chain option is a checkbox: start a second game with it ticked
-  await page.goto(server.url);
+  await enter(page, server.url, 'Chain');
   await page.getByRole('radio', { name: 'Banqi' }).click();
   await page.locator('#opt-chain_captures').check();
   await page.locator('#clock').selectOption('none');
   await page.getByRole('button', { name: 'Play the computer' }).click();
-  await page.waitForURL((u) => /\/game\//.test(u.pathname) && !u.pathname.endsWith(game));
+  await page.waitForURL(/\/game\//);
   const id = gameIdOf(page);
   const turn = { ver: -1 };
   let ended = false;
@@ -129,6 +126,8 @@ test('a banqi capture chain can be ended with end', { timeout: 240000 }, async (
     await clickMove(page, pool[Math.floor(Math.random() * pool.length)]);
   }
   assert.ok(ended, 'a capture chain came up and was ended');
+  // the server took it: the chain's end is in the game's history, and the turn passed
+  assert.ok(parsed(frames).some((m) => m.game === id && m.t === 'event' && m.e?.type === 'move' && m.e.view?.action === 'end_chain'), 'an end_chain ply');
   await context.close();
 });
 

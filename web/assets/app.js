@@ -866,7 +866,7 @@ function replayWords(g, p, before, after) {
   const name = (/** @type {string|undefined} */ c) => (c ? pieceName(g.name, c) : 'a piece');
   if (p.token === 'end') return `${who} ended the capture chain`;
   if (!p.to) return `${who} flipped ${p.from ?? p.token}: ${name(after[p.from ?? p.token]?.piece)}`;
-  const mover = before[p.from]?.piece, target = before[p.to ?? '']?.piece;
+  const mover = before[p.from ?? '']?.piece, target = before[p.to ?? '']?.piece;
   const path = `${p.from}–${p.to}`;
   if (g.name === 'banqi') {
     if (before[p.to ?? '']?.faceDown) return `${who}: ${name(mover)} ${path} tried a face-down piece: ${name(target)}`;

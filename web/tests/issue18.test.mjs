@@ -101,31 +101,41 @@ test('a banqi capture chain can be ended with end', { timeout: 240000 }, async (
   const { page, frames, context } = await newPage(browser, DESKTOP);
   page.on('dialog', (d) => d.accept());
   await enter(page, server.url, 'Chain');
-  await page.getByRole('radio', { name: 'Banqi' }).click();
-  await page.locator('#opt-chain_captures').check();
-  await page.locator('#clock').selectOption('none');
-  await page.getByRole('button', { name: 'Play the computer' }).click();
-  await page.waitForURL(/\/game\//);
-  const id = gameIdOf(page);
-  const turn = { ver: -1 };
-  let ended = false;
-  for (let ply = 0; ply < 400 && !ended; ply++) {
-    const legal = await waitTurn(page, frames, id, turn);
-    if (!legal) break;
-    if (legal.includes('end')) {
-      await page.getByRole('button', { name: 'End capture chain' }).click();
-      await page.locator('.moves li', { hasText: 'You ended the capture chain' }).waitFor();
-      ended = true;
-      break;
+  let ended = false, id = '';
+  const outcomes = /** @type {string[]} */ ([]);
+  // a game may end before any chain comes up: then another game
+  for (let g = 0; g < 6 && !ended; g++) {
+    await page.goto(server.url);
+    await page.getByRole('radio', { name: 'Banqi' }).click();
+    await page.locator('#opt-chain_captures').check();
+    await page.locator('#clock').selectOption('none');
+    await page.getByRole('button', { name: 'Play the computer' }).click();
+    await page.waitForURL((u) => /\/game\//.test(u.pathname) && !u.pathname.endsWith(`/${id}`));
+    id = gameIdOf(page);
+    const turn = { ver: -1 };
+    for (let ply = 0; ply < 400 && !ended; ply++) {
+      const legal = await waitTurn(page, frames, id, turn);
+      if (!legal) break;
+      if (legal.includes('end')) {
+        await page.getByRole('button', { name: 'End capture chain' }).click();
+        await page.locator('.moves li', { hasText: 'You ended the capture chain' }).waitFor();
+        ended = true;
+        break;
+      }
+      const obs = lastObservation(frames, id);
+      const up = (/** @type {string} */ s) => obs?.board?.[s] && !obs.board[s].face_down;
+      const captures = legal.filter((m) => m.includes('-') && up(m.split('-')[1]));
+      const flips = legal.filter((m) => !m.includes('-'));
+      const pool = captures.length ? captures : flips.length && Math.random() < 0.6 ? flips : legal;
+      await clickMove(page, pool[Math.floor(Math.random() * pool.length)]);
     }
-    const obs = lastObservation(frames, id);
-    const up = (/** @type {string} */ s) => obs?.board?.[s] && !obs.board[s].face_down;
-    const captures = legal.filter((m) => m.includes('-') && up(m.split('-')[1]));
-    const flips = legal.filter((m) => !m.includes('-'));
-    const pool = captures.length ? captures : flips.length && Math.random() < 0.6 ? flips : legal;
-    await clickMove(page, pool[Math.floor(Math.random() * pool.length)]);
+    if (!ended) outcomes.push(`${await page.locator('.side-panel .status').textContent()} after ${turn.ver}`);
+    if (!ended && !(await page.locator('.status.over').count())) {
+      await page.getByRole('button', { name: 'Resign' }).click();
+      await page.locator('.status.over').waitFor();
+    }
   }
-  assert.ok(ended, 'a capture chain came up and was ended');
+  assert.ok(ended, `a capture chain came up and was ended (games without one: ${outcomes.join('; ')})`);
   // the server took it: the chain's end is in the game's history, and the turn passed
   assert.ok(parsed(frames).some((m) => m.game === id && m.t === 'event' && m.e?.type === 'move' && m.e.view?.action === 'end_chain'), 'an end_chain ply');
   await context.close();

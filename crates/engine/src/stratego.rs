@@ -547,6 +547,16 @@ impl GameOptions for StrategoOptions {
     }
 
     fn validate(&self) -> Result<(), OptionError> {
+        if let Some(n) = self
+            .two_square_limit
+            .filter(|n| !(1..=MAX_TWO_SQUARE_LIMIT).contains(n))
+        {
+            return Err(OptionError::BadValue {
+                key: "two_square_limit".into(),
+                value: n.to_string(),
+                expected: format!("1 to {MAX_TWO_SQUARE_LIMIT}, or off"),
+            });
+        }
         if let Some(c) = self.army.counts() {
             let total: u32 = c.iter().map(|&n| u32::from(n)).sum();
             let room = self.setup_area.mask(Seat::First).count_ones();
@@ -1360,8 +1370,10 @@ impl Stratego {
             {
                 self.outcome = Some(Outcome::draw(EndReason::QuietPlies));
             } else {
+                // Both sides under the same legality as move generation (the repetition
+                // rules included): a side left without a legal move loses at once.
                 let them_can = self.has_legal_move(them);
-                let me_can = self.has_pseudo_move(me);
+                let me_can = self.has_legal_move(me);
                 self.outcome = match (me_can, them_can) {
                     (true, true) => None,
                     (true, false) => Some(Outcome::win(me, EndReason::NoLegalMoves)),
@@ -1462,6 +1474,10 @@ impl Game for Stratego {
     type Observation = StrategoObservation;
 
     fn start(options: &StrategoOptions, hidden: Setups) -> Result<Self, SetupError> {
+        // The fields are public: options built by hand are checked here too.
+        options
+            .validate()
+            .map_err(|e| SetupError::Invalid(format!("the options are not valid: {e}")))?;
         let mut g = Stratego {
             options: options.clone(),
             cells: [0; SQUARES],

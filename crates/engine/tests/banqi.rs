@@ -909,3 +909,35 @@ proptest! {
         );
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// For random options, deals and random (partly back-and-forth) play: every action the
+    /// engine accepts through parse and play (flips, steps, captures, `end`) is generated and
+    /// vice versa, and a side to move always has a legal action unless the game is over.
+    #[test]
+    fn accepted_moves_are_the_generated_moves_and_no_side_is_stuck(
+        seed in any::<u64>(),
+        plies in 0usize..300,
+        ruleset in 0usize..3,
+        flags in 0u8..32,
+        repetition in 0usize..3,
+    ) {
+        let on = |bit: u8| (flags >> bit & 1 == 1).to_string();
+        let (cd, cfd, cc, cr) = (on(0), on(1), on(2), on(3));
+        let o = BanqiOptions::from_pairs([
+            ("ruleset", ["taiwan", "hongkong", "mainland"][ruleset]),
+            ("cannon_direct", cd.as_str()),
+            ("capture_face_down", cfd.as_str()),
+            ("chain_captures", cc.as_str()),
+            ("chase_rule", cr.as_str()),
+            ("repetition", ["off", "threefold", "cycle"][repetition]),
+        ])
+        .unwrap();
+        let mut m = Match::<Banqi>::random(&o, seed).unwrap();
+        common::random_plies_never_stuck(&mut m, plies, seed).map_err(TestCaseError::fail)?;
+        common::accepted_equals_generated(m.game(), &common::all_move_texts())
+            .map_err(TestCaseError::fail)?;
+    }
+}

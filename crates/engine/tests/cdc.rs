@@ -7,9 +7,9 @@ use salpakan_engine::cdc::{ImportError, import_cdc};
 use salpakan_engine::{Match, Record, replay_record};
 use std::path::{Path, PathBuf};
 
+/// The real games, copied into the repository (see `tests/data/README.md`).
 fn samples_dir() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    root.join("../../../shared/samples/cdc")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cdc/archive")
 }
 
 fn data_dir() -> PathBuf {

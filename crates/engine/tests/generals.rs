@@ -694,3 +694,28 @@ fn a_single_seats_setup_is_checked_before_the_other_is_known() {
         .unwrap();
     assert!(GameKind::Banqi.random_setup(&o, Seat::First, 1).is_err());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// For random options, setups and random (partly back-and-forth) play: every move the
+    /// engine accepts through parse and play is generated and vice versa, and a side to
+    /// move always has a legal move unless the game is over.
+    #[test]
+    fn accepted_moves_are_the_generated_moves_and_no_side_is_stuck(
+        seed in any::<u64>(),
+        plies in 0usize..300,
+        flag_rule in 0usize..3,
+        first in any::<bool>(),
+    ) {
+        let o = GeneralsOptions::from_pairs([
+            ("flag_rule", ["adjacent", "one_turn", "electronic"][flag_rule]),
+            ("first", if first { "white" } else { "black" }),
+        ])
+        .unwrap();
+        let mut m = Match::<Generals>::random(&o, seed).unwrap();
+        common::random_plies_never_stuck(&mut m, plies, seed).map_err(TestCaseError::fail)?;
+        common::accepted_equals_generated(m.game(), &common::all_move_texts())
+            .map_err(TestCaseError::fail)?;
+    }
+}

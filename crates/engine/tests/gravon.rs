@@ -6,14 +6,13 @@ use salpakan_engine::gravon::{ImportError, import_gravon};
 use salpakan_engine::stratego::Stratego;
 use salpakan_engine::{Match, Record};
 
-const SAMPLES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/samples/gravon"
-);
+/// The real games, copied into the repository (see `tests/data/README.md`).
+const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gravon/archive");
 
 #[test]
 fn every_sample_game_imports_and_replays_to_its_result() {
-    let dir = std::fs::read_dir(SAMPLES).expect("the shared samples exist");
+    let dir =
+        std::fs::read_dir(SAMPLES).expect("the sample games are in tests/data/gravon/archive");
     let mut names: Vec<_> = dir
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "xml"))
@@ -191,4 +190,105 @@ fn an_unfinished_game_imports_as_in_progress() {
     assert_eq!(rec.result, "*");
     assert_eq!(rec.tag("Date"), None);
     assert!(rec.tag("Options").unwrap().contains("two_square_limit=3"));
+}
+
+// ---------------------------------------------------------------------------------------
+// The two-squares limit of each record (docs/rules-stratego.md, "Which two-squares limit")
+
+#[test]
+fn a_2015_record_with_a_fourth_shuttle_while_the_other_side_shuttles_is_replayed_under_five() {
+    let name = "classic-2015.2-shuttle4.xml";
+    // Under the year's limit of 3 the fourth move in a row between e6 and f6 is refused.
+    let e = import_gravon(&fixture(name), name, Some(3)).unwrap_err();
+    assert!(matches!(e, ImportError::Move { id: 11, .. }), "{e}");
+    assert!(e.to_string().contains("two-squares"), "{e}");
+    // Imported as archived: the record is consistent under Gravon's older limit of 5.
+    let rec = import(name);
+    assert!(rec.tag("Options").unwrap().contains("two_square_limit=5"));
+    let why = rec.tag("TwoSquareRule").unwrap();
+    assert!(why.starts_with("5 (inferred"), "{why}");
+    assert!(why.contains("move id=11 (F6-E6)"), "{why}");
+    assert!(why.contains("under 3, the rule of 2015"), "{why}");
+    assert!(why.contains("the two-squares rule"), "{why}");
+    assert_eq!(rec.plies.len(), 12);
+    assert_eq!(
+        (rec.result.as_str(), rec.tag("Reason")),
+        ("1-0", Some("resignation"))
+    );
+}
+
+#[test]
+fn a_2014_scout_record_crossing_the_same_squares_a_fourth_time_is_replayed_under_five() {
+    let name = "barrage-2014.4-scout4.xml";
+    // a4-j4, j4-h4, h4-j4 all cover h4 i4 j4; j4-a4 covers them again: refused under 3.
+    let e = import_gravon(&fixture(name), name, Some(3)).unwrap_err();
+    assert!(matches!(e, ImportError::Move { id: 13, .. }), "{e}");
+    let rec = import(name);
+    assert!(rec.tag("Options").unwrap().contains("two_square_limit=5"));
+    let why = rec.tag("TwoSquareRule").unwrap();
+    assert!(
+        why.starts_with("5 (inferred") && why.contains("move id=13 (K4-A4)"),
+        "{why}"
+    );
+    assert!(rec.plies.contains(&"j4-a4".to_string()), "{:?}", rec.plies);
+}
+
+#[test]
+fn every_import_records_which_two_squares_limit_it_used_and_why() {
+    let rec = import("barrage-2014.3-1.xml");
+    let why = rec.tag("TwoSquareRule").unwrap();
+    assert!(why.starts_with("3 (the rule of 2014"), "{why}");
+    let rec = import("barrage-2006.5-2.xml");
+    assert!(
+        rec.tag("TwoSquareRule")
+            .unwrap()
+            .starts_with("5 (the rule of 2006"),
+        "{:?}",
+        rec.tag("TwoSquareRule")
+    );
+    let xml = fixture("barrage-2014.3-1.xml");
+    let rec = import_gravon(&xml, "undated.xml", None).unwrap();
+    assert!(
+        rec.tag("TwoSquareRule")
+            .unwrap()
+            .starts_with("3 (the file name carries no date: 5 before 2013, 3 since)"),
+        "{:?}",
+        rec.tag("TwoSquareRule")
+    );
+    let rec = import_gravon(&xml, "barrage-2014.3-1.xml", Some(7)).unwrap();
+    assert_eq!(rec.tag("TwoSquareRule"), Some("7 (given to the importer)"));
+    assert!(rec.tag("Options").unwrap().contains("two_square_limit=7"));
+}
+
+#[test]
+fn an_override_is_never_second_guessed() {
+    // Given 3 explicitly, a record that needs 5 fails rather than being imported under 5.
+    let name = "classic-2015.2-shuttle4.xml";
+    assert!(import_gravon(&fixture(name), name, Some(3)).is_err());
+}
+
+#[test]
+fn a_record_refused_under_both_limits_reports_the_error_under_the_years_limit() {
+    // A fifth shuttle back to e6 is refused under 5 as well: the import fails, naming the
+    // first move the year's limit refused.
+    let name = "classic-2015.2-shuttle4.xml";
+    let xml = fixture(name).replace(
+        "  <move id=\"12\" source=\"A7\" target=\"A6\"/>\n",
+        "  <move id=\"12\" source=\"E5\" target=\"F5\"/>\n  <move id=\"13\" source=\"E6\" target=\"F6\"/>\n  <move id=\"14\" source=\"F5\" target=\"E5\"/>\n  <move id=\"15\" source=\"F6\" target=\"E6\"/>\n",
+    );
+    let e = import_gravon(&xml, name, None).unwrap_err();
+    assert!(matches!(e, ImportError::Move { id: 11, .. }), "{e}");
+}
+
+#[test]
+fn two_square_limit_override_out_of_range_is_refused_with_a_clear_error() {
+    let xml = fixture("barrage-2014.3-1.xml");
+    for bad in [0, 17, u32::MAX] {
+        let e = import_gravon(&xml, "f.xml", Some(bad)).unwrap_err();
+        assert!(matches!(e, ImportError::Options { .. }), "{bad}: {e}");
+        assert!(e.to_string().contains("1 to 16"), "{e}");
+    }
+    for good in [1, 16] {
+        import_gravon(&xml, "f.xml", Some(good)).unwrap();
+    }
 }

@@ -451,16 +451,49 @@ fn pieces_walled_in_by_their_own_side_cannot_move() {
 }
 
 #[test]
-fn a_player_whose_only_moves_break_the_two_squares_rule_loses() {
+fn a_player_whose_only_moves_break_the_two_squares_rule_loses_as_soon_as_it_moved() {
+    // Red's only movable piece shuttles a1-a2 in a corridor of its own Bombs. After its
+    // third move it stands on a2 and its only move, back to a1, is forbidden: Red has no
+    // legal move and loses at once, before Blue moves (as Gravon ends such games).
     let mut m = game("", "j1:F a1:4 a3:B b1:B b2:B", BLUE_FAR);
-    for (i, r) in ["a1-a2", "a2-a1", "a1-a2"].iter().enumerate() {
+    for (i, r) in ["a1-a2", "a2-a1"].iter().enumerate() {
         play(&mut m, r);
         assert_eq!(m.game().outcome(), None);
         play(&mut m, BLUE_WALK[i]);
     }
+    play(&mut m, "a1-a2");
     assert_eq!(
         m.game().outcome(),
         Some(Outcome::win(BLUE, EndReason::NoLegalMoves))
+    );
+    // The same game under the older limit of 5 goes on.
+    let mut m = game("two_square_limit=5", "j1:F a1:4 a3:B b1:B b2:B", BLUE_FAR);
+    for (i, r) in ["a1-a2", "a2-a1", "a1-a2"].iter().enumerate() {
+        play(&mut m, r);
+        play(&mut m, BLUE_WALK[i]);
+    }
+    assert_eq!(m.game().outcome(), None);
+}
+
+#[test]
+fn a_side_to_move_whose_only_moves_break_the_two_squares_rule_loses() {
+    // Blue's Sergeant shuttles a10-a9 between its own Bombs; then Red's Marshal takes
+    // Blue's only other movable piece, the Scout on e6. Blue, to move, has only a9-a10,
+    // which the two-squares rule forbids: Blue loses.
+    let mut m = game("", "j1:F e4:10", "j10:F a10:4 a8:B b9:B b10:B e6:2");
+    for (r, b) in [
+        ("e4-e3", "a10-a9"),
+        ("e3-e4", "a9-a10"),
+        ("e4-e5", "a10-a9"),
+    ] {
+        play(&mut m, r);
+        play(&mut m, b);
+        assert_eq!(m.game().outcome(), None);
+    }
+    assert_eq!(play(&mut m, "e5-e6"), "e5-e6{10>2}");
+    assert_eq!(
+        m.game().outcome(),
+        Some(Outcome::win(RED, EndReason::NoLegalMoves))
     );
 }
 
@@ -792,5 +825,41 @@ proptest! {
     #[test]
     fn no_leak_twins_differing_in_unseen_enemy_ranks_look_identical(seed in 0u64..1_000_000, plies in 0usize..300) {
         twin_check(seed, plies)?;
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Accepted moves are generated moves; no side is ever stuck
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// For random options, setups and random (partly back-and-forth) play: every move the
+    /// engine accepts through parse and play is generated and vice versa, and a side to
+    /// move always has a legal move unless the game is over.
+    #[test]
+    fn accepted_moves_are_the_generated_moves_and_no_side_is_stuck(
+        seed in any::<u64>(),
+        plies in 0usize..300,
+        army in 0usize..5,
+        limit in 0usize..5,
+        chase_rule in any::<bool>(),
+        scout_strike in any::<bool>(),
+    ) {
+        let army = ["classic", "barrage", "duel", "free", "F:1,B:2,S:1,2:3,3:1,4:2,10:1"][army];
+        let limit = ["1", "2", "3", "5", "off"][limit];
+        let chase = chase_rule.to_string();
+        let strike = scout_strike.to_string();
+        let o = StrategoOptions::from_pairs([
+            ("army", army),
+            ("two_square_limit", limit),
+            ("chase_rule", chase.as_str()),
+            ("scout_strike", strike.as_str()),
+        ])
+        .unwrap();
+        let mut m = Match::<Stratego>::random(&o, seed).unwrap();
+        common::random_plies_never_stuck(&mut m, plies, seed).map_err(TestCaseError::fail)?;
+        common::accepted_equals_generated(m.game(), &common::all_move_texts())
+            .map_err(TestCaseError::fail)?;
     }
 }

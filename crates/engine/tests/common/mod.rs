@@ -135,3 +135,108 @@ pub fn assert_same_to<G: Game>(a: &Match<G>, b: &Match<G>, viewer: Viewer) {
         );
     }
 }
+
+/// Every move text the games' notations can write on a board of up to 10 × 10: `end`, each
+/// square alone (a Banqi flip), and every `from-to` pair. Texts that do not parse for a
+/// game (another board size, a form the game has not) are skipped by
+/// [`accepted_equals_generated`].
+pub fn all_move_texts() -> Vec<String> {
+    let squares: Vec<String> = (1..=10)
+        .flat_map(|r| ('a'..='j').map(move |f| format!("{f}{r}")))
+        .collect();
+    let mut v = vec!["end".to_string()];
+    v.extend(squares.iter().cloned());
+    for a in &squares {
+        for b in &squares {
+            v.push(format!("{a}-{b}"));
+        }
+    }
+    v
+}
+
+/// The moves the engine accepts in `g` — every text of `texts` that parses and that
+/// [`Game::play`] takes on a copy of the state — are exactly the moves
+/// [`Game::legal_moves`] generates, and [`Game::is_legal`] agrees with both. A refusal
+/// changes nothing.
+pub fn accepted_equals_generated<G: Game + PartialEq>(
+    g: &G,
+    texts: &[String],
+) -> Result<(), String> {
+    use std::collections::HashSet;
+    let mut generated = Vec::new();
+    g.legal_moves(&mut generated);
+    let generated: HashSet<G::Move> = generated.into_iter().collect();
+    let mut accepted = HashSet::new();
+    for t in texts {
+        let Ok(mv) = t.parse::<G::Move>() else {
+            continue;
+        };
+        let mut copy = g.clone();
+        let ok = copy.play(mv).is_ok();
+        if !ok && copy != *g {
+            return Err(format!("the refused move {mv} changed the state"));
+        }
+        if ok != g.is_legal(mv) {
+            return Err(format!("{mv}: play says {ok}, is_legal says {}", !ok));
+        }
+        if ok {
+            accepted.insert(mv);
+        }
+    }
+    if accepted != generated {
+        let only_accepted: Vec<String> = accepted
+            .difference(&generated)
+            .map(|m| m.to_string())
+            .collect();
+        let only_generated: Vec<String> = generated
+            .difference(&accepted)
+            .map(|m| m.to_string())
+            .collect();
+        return Err(format!(
+            "accepted but not generated: {only_accepted:?}; generated but not accepted: {only_generated:?}"
+        ));
+    }
+    Ok(())
+}
+
+/// Plays random moves from `m` for up to `plies` plies, checking after every ply that a
+/// side to move has a legal move unless the game is over (and none once it is over).
+pub fn random_plies_never_stuck<G: Game>(
+    m: &mut Match<G>,
+    plies: usize,
+    seed: u64,
+) -> Result<(), String> {
+    let mut rng = rng_from_seed(seed);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        moves.clear();
+        m.game().legal_moves(&mut moves);
+        match (m.game().outcome(), moves.is_empty()) {
+            (None, true) => {
+                return Err(format!(
+                    "ply {}: the side to move has no legal move but the game is not over",
+                    m.game().ply()
+                ));
+            }
+            (Some(o), false) => {
+                return Err(format!("the game is over ({o:?}) yet moves are generated"));
+            }
+            (Some(_), true) => return Ok(()),
+            (None, false) => {}
+        }
+        // Half the time, move the piece moved two plies ago straight back when that is legal:
+        // back-and-forth play reaches the repetition rules' positions far more often.
+        let back = m.moves().len().checked_sub(2).and_then(|i| {
+            let text = m.moves()[i].to_string();
+            let (a, b) = text.split_once('-')?;
+            format!("{b}-{a}").parse::<G::Move>().ok()
+        });
+        let mv = match back {
+            Some(b) if moves.contains(&b) && rand::Rng::random_bool(&mut rng, 0.5) => b,
+            _ => moves[rand::Rng::random_range(&mut rng, 0..moves.len())],
+        };
+        m.play(mv)
+            .map_err(|e| format!("generated move {mv} refused: {e}"))?;
+    }
+    Ok(())
+}

@@ -607,6 +607,31 @@ fn a_player_with_no_legal_action_loses() {
 }
 
 #[test]
+fn a_player_whose_only_moves_the_chase_rule_forbids_loses() {
+    // Red's Chariot chases black's Horse round c1 b1 c2 b2; the black Elephant on d1 walls
+    // the corner. After the last ply every move of red's is a chasing move back into a
+    // position of the chase, and there is nothing to capture: red cannot act and loses.
+    let cells = [("c1", "R"), ("b2", "n"), ("d1", "m")];
+    let moves = [
+        "c1-b1", "b2-a2", "b1-c1", "a2-b2", "c1-c2", "b2-b1", "c2-c1", "b1-b2",
+    ];
+    let mut g = pos(&with(|o| o.chase_rule = true), &cells);
+    let mut free = pos(&taiwan(), &cells);
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(g.outcome(), None, "ply {}", i + 1);
+        play(&mut g, m);
+        play(&mut free, m);
+    }
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Seat::Second, EndReason::NoLegalMoves))
+    );
+    // Without the chase rule the same moves leave red its moves.
+    assert_eq!(free.outcome(), None);
+    assert!(legal(&free, "c1-c2") && legal(&free, "c1-b1"));
+}
+
+#[test]
 fn the_first_flip_decides_the_colours() {
     for (first, second_colour) in [('k', Color::Red), ('P', Color::Black)] {
         let deal = deal_with(&[("c3", first)]);

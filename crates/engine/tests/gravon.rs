@@ -292,3 +292,15 @@ fn two_square_limit_override_out_of_range_is_refused_with_a_clear_error() {
         import_gravon(&xml, "f.xml", Some(good)).unwrap();
     }
 }
+
+#[test]
+fn a_record_ending_when_the_mover_is_left_without_a_legal_move_replays_to_its_result() {
+    // Red's third move between a1 and a2 leaves it no legal move: Gravon ended the game
+    // there (result type 0, Blue wins), and so does the replay.
+    let rec = import("classicfree-2014.6-stuck.xml");
+    assert_eq!(
+        (rec.result.as_str(), rec.tag("Reason")),
+        ("0-1", Some("no_legal_moves"))
+    );
+    assert_eq!(rec.plies.len(), 5);
+}

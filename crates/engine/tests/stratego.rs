@@ -334,6 +334,29 @@ fn two_squares_rule_for_scouts_counts_moves_crossing_a_common_boundary() {
     );
 }
 
+#[test]
+fn two_squares_rule_for_scouts_the_archive_example_a4_j4_j4_h4_h4_j4() {
+    // The Gravon archive's Scout case (docs/rules-stratego.md): a4-j4, j4-h4, h4-j4 all
+    // cover h4 i4 j4, so under 3 a fourth move covering two of them is refused.
+    let mut m = game("", "j1:F a4:2", BLUE_FAR);
+    for (i, r) in ["a4-j4", "j4-h4", "h4-j4"].iter().enumerate() {
+        play(&mut m, r);
+        play(&mut m, BLUE_WALK[i]);
+    }
+    assert!(refused(&mut m, "j4-a4").contains("two-squares"));
+    assert!(!legal(&m, "j4-i4"));
+    assert!(!legal(&m, "j4-h4"));
+    assert!(legal(&m, "j4-j5"), "covers j4 only of h4 i4 j4");
+    assert!(legal(&m, "j4-j2"));
+    // Under the older limit of 5 the fourth move is allowed.
+    let mut m = game("two_square_limit=5", "j1:F a4:2", BLUE_FAR);
+    for (i, r) in ["a4-j4", "j4-h4", "h4-j4"].iter().enumerate() {
+        play(&mut m, r);
+        play(&mut m, BLUE_WALK[i]);
+    }
+    assert!(legal(&m, "j4-a4"));
+}
+
 // ---------------------------------------------------------------------------------------
 // The more-squares (chase) rule
 

@@ -10,6 +10,9 @@ mod play;
 mod records;
 mod serve;
 
+#[cfg(test)]
+mod cli_tests;
+
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,10 +23,11 @@ use std::process::ExitCode;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// salpakan: a neutral arbiter for hidden-piece war games (Game of the Generals, Stratego,
-/// Banqi).
+/// salpakan: a neutral arbiter, game server and AI for hidden-piece war games (Game of the
+/// Generals, Stratego, Banqi): the server with its web client, terminal play, the arbiter
+/// protocol, records, a bot arena and benchmarks.
 #[derive(Parser, Debug)]
-#[command(name = "salpakan", version, about, long_about = None)]
+#[command(name = "salpakan", version, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -31,8 +35,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Run the game server: lobby, live games, clocks, spectators, bots; SQLite storage
-    /// (see docs/protocol.md). Prints the URL it listens on.
+    /// Run the game server and its web client: lobby, live games, clocks, spectators, bots;
+    /// SQLite storage (see docs/protocol.md). Prints the URL it listens on.
     Serve {
         /// Address to listen on (`127.0.0.1:0` picks a free port).
         #[arg(long, default_value = "127.0.0.1:8080")]
@@ -41,16 +45,16 @@ enum Command {
         #[arg(long, default_value = "salpakan.db")]
         db: PathBuf,
     },
-    /// Load-test a server on loopback: N games of random moves between WebSocket clients;
-    /// reports games held, moves/s and ack latency percentiles.
+    /// Load-test a server on loopback: N Game of the Generals games of random moves between
+    /// WebSocket clients; reports games held, moves/s, ack latency percentiles and errors.
     Loadtest {
-        /// Concurrent games (two sockets each).
+        /// Concurrent games, two sockets each (1 to 20000).
         #[arg(long, default_value_t = 100)]
         games: usize,
-        /// Moves per second per side.
+        /// Moves per second per side (more than 0, at most 100).
         #[arg(long, default_value_t = 1.0)]
         rate: f64,
-        /// Seconds to measure.
+        /// Seconds to measure, after every game has started (more than 0, at most 3600).
         #[arg(long, default_value_t = 20.0)]
         seconds: f64,
         /// A running server on loopback (e.g. http://127.0.0.1:8080); without it, one is
@@ -59,7 +63,8 @@ enum Command {
         url: Option<String>,
     },
     /// Play bots against each other: a round robin (or gauntlet), both seats per pairing,
-    /// in parallel; prints a results table and an Elo ladder, writes every record.
+    /// `--jobs` games at once; prints a results table with Elo ratings and writes every
+    /// record.
     Arena {
         /// Which game: generals, stratego or banqi.
         #[arg(long)]
@@ -83,7 +88,8 @@ enum Command {
         /// Only the first bot against each of the others.
         #[arg(long)]
         gauntlet: bool,
-        /// Game options as a JSON object, over the arena defaults (max_quiet_plies 200).
+        /// Game options as a JSON object, over the arena defaults (max_quiet_plies 200 for
+        /// generals and stratego; banqi's own defaults).
         #[arg(long)]
         options: Option<String>,
         /// No progress bar.
@@ -115,7 +121,7 @@ enum Command {
         /// Which game: generals, stratego, banqi or all.
         #[arg(long, default_value = "all")]
         game: String,
-        /// Seconds to spend on each game.
+        /// Seconds to spend on each game (more than 0, at most 3600).
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,
         /// Seed for the random setups and moves.
@@ -159,7 +165,8 @@ enum RecordCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Replay full records and check every commitment against the revealed setups and salts.
+    /// Replay full records and check every commitment against the revealed hidden parts
+    /// (setups or deal) and salts.
     Verify {
         /// Record files.
         #[arg(required = true)]
@@ -172,7 +179,8 @@ enum RecordCommand {
 
 #[derive(Subcommand, Debug)]
 enum ImportCommand {
-    /// Gravon Stratego games (StraDoS2 XML).
+    /// Gravon Stratego games (StraDoS2 XML); each record's TwoSquareRule tag says which
+    /// two-squares limit it was replayed under and why (see docs/rules-stratego.md).
     Gravon {
         /// XML files.
         #[arg(required = true)]
@@ -180,9 +188,11 @@ enum ImportCommand {
         /// Write each record to DIR/<name>.rec instead of standard output.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
-        /// The two-squares limit to use (default: 5 for games before 2013, 3 after, from the
-        /// file name's date; 3 when unknown).
-        #[arg(long)]
+        /// The two-squares limit for every file, 1 to 16. Default: each record's own — 5
+        /// before 2013 and 3 since, from the file name's date (3 when it has none), or 5 for
+        /// a later record that only the five-move rule replays.
+        #[arg(long, value_parser = clap::value_parser!(u32)
+            .range(1..=i64::from(salpakan_engine::stratego::MAX_TWO_SQUARE_LIMIT)))]
         two_square_limit: Option<u32>,
     },
     /// Computer Dark Chess (Banqi) game records.
@@ -193,8 +203,8 @@ enum ImportCommand {
         /// Write each record to DIR/<name>.rec instead of standard output.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
-        /// The no-progress limit in plies (default 60, as the course platform plays).
-        #[arg(long, default_value_t = 60)]
+        /// The no-progress limit in plies, 1 or more (60 is what the course platform plays).
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
         quiet_limit: u32,
     },
 }

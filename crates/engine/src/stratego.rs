@@ -1175,6 +1175,10 @@ impl Stratego {
     }
 
     fn has_legal_move(&self, me: Seat) -> bool {
+        if self.two[me.index()].forbidden == 0 && self.chase.chaser != Some(me) {
+            // Neither repetition rule restricts `me` now: every pseudo-legal move is legal.
+            return self.has_pseudo_move(me);
+        }
         // One-square moves first: almost always one of them is legal.
         let open = self.empty() | self.occ[me.other().index()];
         for (dir, &d) in DELTAS.iter().enumerate() {

@@ -12,7 +12,9 @@
 //! Files are `A`–`H`, `I`, `K` (no `J`), rows `1`–`9` and `:` for row 10; row 1 is Red's
 //! back rank. The setups are read from `content`, the moves are replayed by the engine
 //! (which decides every attack from the setups), and the game is concluded as `result`
-//! says. Imported games had no commitment: the salts are drawn from a generator seeded with
+//! says. The two-squares limit is decided per record (the year's rule, or the older limit
+//! 5 when only that replays the record) and written in the `TwoSquareRule` tag. Imported
+//! games had no commitment: the salts are drawn from a generator seeded with
 //! the SHA-256 of the file's text, so the record verifies and the same file always gives
 //! the same record.
 

@@ -67,11 +67,11 @@ fn every_subcommand_has_help_that_describes_it_and_each_flag() {
 /// `bash`, `shell` or `console`), as argument lists starting with `salpakan`. In a block
 /// with `$ ` prompts only the prompted lines are commands (the others are output);
 /// `cargo run --release -- ` and `./target/release/salpakan` after a pipe are understood;
-/// a trailing `&` and `# comments` are dropped.
+/// lines ending in `\` continue on the next; a trailing `&` and `# comments` are dropped.
 fn command_lines(text: &str) -> Vec<Vec<String>> {
     // (is a shell block, its lines) for every fenced block.
-    let mut blocks: Vec<(bool, Vec<&str>)> = Vec::new();
-    let mut current: Option<(bool, Vec<&str>)> = None;
+    let mut blocks: Vec<(bool, Vec<String>)> = Vec::new();
+    let mut current: Option<(bool, Vec<String>)> = None;
     for line in text.lines() {
         if let Some(lang) = line.trim().strip_prefix("```") {
             match current.take() {
@@ -84,13 +84,30 @@ fn command_lines(text: &str) -> Vec<Vec<String>> {
             continue;
         }
         if let Some((_, lines)) = current.as_mut() {
-            lines.push(line.trim());
+            lines.push(line.trim().to_string());
         }
+    }
+    // Lines ending in `\` continue on the next line.
+    for (_, lines) in &mut blocks {
+        let mut joined: Vec<String> = Vec::new();
+        let mut open = false;
+        for l in lines.drain(..) {
+            match joined.last_mut() {
+                Some(last) if open => last.push_str(&format!(" {l}")),
+                _ => joined.push(l),
+            }
+            let last = joined.last_mut().expect("just pushed");
+            open = last.ends_with('\\');
+            if open {
+                last.pop();
+            }
+        }
+        *lines = joined;
     }
     let mut out = Vec::new();
     for (_, block) in blocks.iter().filter(|(shell, _)| *shell) {
         let prompted = block.iter().any(|l| l.starts_with("$ "));
-        for &line in block {
+        for line in block {
             let t = match line.strip_prefix("$ ") {
                 Some(t) => t,
                 None if prompted => continue,
@@ -147,7 +164,7 @@ fn command_lines_are_found_in_code_blocks_and_output_is_skipped() {
         salpakan bench --game banqi &\nls\n```\n\
         ```\n$ salpakan record verify g.rec\nsalpakan server listening\n```\n\
         ```json\nsalpakan nope\n```\n\
-        ```\nsalpakan arena --bots 'random,cmd:\"python3 b.py\"'\n```\n";
+        ```\nsalpakan arena --bots 'random,cmd:\"python3 b.py\"' \\\n  --games 2\n```\n";
     let got = command_lines(text);
     assert_eq!(
         got,
@@ -156,7 +173,14 @@ fn command_lines_are_found_in_code_blocks_and_output_is_skipped() {
             vec!["salpakan", "arbiter"],
             vec!["salpakan", "bench", "--game", "banqi"],
             vec!["salpakan", "record", "verify", "g.rec"],
-            vec!["salpakan", "arena", "--bots", "random,cmd:\"python3 b.py\""],
+            vec![
+                "salpakan",
+                "arena",
+                "--bots",
+                "random,cmd:\"python3 b.py\"",
+                "--games",
+                "2"
+            ],
         ]
     );
 }

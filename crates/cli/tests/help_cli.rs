@@ -51,6 +51,7 @@ fn every_subcommand_help_runs_and_succeeds() {
         "loadtest",
         "arena",
         "arbiter",
+        "bot",
         "record",
         "record check",
         "record verify",

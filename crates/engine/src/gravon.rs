@@ -20,7 +20,9 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::stratego::{Army, Piece, Setup, SetupArea, Setups, Square, Stratego, StrategoOptions};
+use crate::stratego::{
+    Army, Piece, Rescue, Setup, SetupArea, Setups, Square, Stratego, StrategoOptions,
+};
 use crate::{
     Copy, EndReason, Game, GameOptions, Match, OptionError, Outcome, PlayError, Record, Seat,
     SetupError, rng_from_seed,
@@ -471,10 +473,12 @@ fn replay_gravon(xml: &str, file_name: &str, limit: u32) -> Result<Match<Strateg
             options.army = Army::Free;
             options.setup_area = SetupArea::Board;
         }
+        "ultimate lightning" => options = options.with_army(Army::UltimateLightning),
         other => {
             return Err(el_err(
                 &format!("<game type=\"{other}\">"),
-                "unknown game type; expected classic, barrage, duell or classicfree".into(),
+                "unknown game type; expected classic, barrage, duell, classicfree or ultimate lightning"
+                    .into(),
             ));
         }
     }
@@ -595,11 +599,12 @@ fn replay_gravon(xml: &str, file_name: &str, limit: u32) -> Result<Match<Strateg
                 format!("moves must be numbered 1, 2, 3...; expected id={want}"),
             ));
         }
+        let rescue = rescue_of(&elements, e).map_err(|m| el_err(&element, m))?;
         let sq = |attr: &str| -> Result<(Square, String), ImportError> {
             let t = e
                 .attr(attr)
                 .ok_or_else(|| el_err(&element, format!("has no {attr} attribute")))?;
-            let s = gravon_square(t).ok_or_else(|| {
+            let s = square_in_move(t, rescue.is_some()).ok_or_else(|| {
                 el_err(
                     &element,
                     format!("{attr} {t:?} is not a square (files A-I and K, rows 1-9 and :)"),
@@ -617,7 +622,7 @@ fn replay_gravon(xml: &str, file_name: &str, limit: u32) -> Result<Match<Strateg
         if let Some(turn) = m.game().to_move() {
             debug_assert_eq!(turn, seat, "turns alternate");
         }
-        m.play(crate::stratego::Move { from, to })
+        m.play(crate::stratego::Move { from, to, rescue })
             .map_err(|error| ImportError::Move {
                 file: file.clone(),
                 id,
@@ -635,6 +640,55 @@ fn replay_gravon(xml: &str, file_name: &str, limit: u32) -> Result<Match<Strateg
         _ => return Err(el_err("<result>", "appears more than once".into())),
     }
     Ok(m)
+}
+
+/// A square of a `<move>`: as [`gravon_square`], and in a move that carries a rescue also
+/// file `J` for the tenth file (`K`): the archive's rescue moves write it so (see
+/// `docs/rules-stratego.md`, "Ultimate Lightning").
+fn square_in_move(text: &str, with_rescue: bool) -> Option<Square> {
+    match text.as_bytes() {
+        [b'J' | b'j', ..] if with_rescue => gravon_square(&format!("K{}", &text[1..])),
+        _ => gravon_square(text),
+    }
+}
+
+/// The `<rescue rescuefield="K4" rescuepiece="8"/>` inside the move element `mv`, if any.
+/// `rescuepiece` is the piece's letter number in `<field content>` (B = 1 … M = 12 for Red,
+/// N = 13 … Y = 24 for Blue); the archive writes Blue's pieces with either number, so only
+/// the piece is read from it (the rescuer is the mover).
+fn rescue_of(elements: &[Element], mv: &Element) -> Result<Option<Rescue>, String> {
+    let Some(at) = elements.iter().position(|x| std::ptr::eq(x, mv)) else {
+        return Ok(None);
+    };
+    let inside: Vec<&Element> = elements[at + 1..]
+        .iter()
+        .take_while(|x| x.name != "move" && x.parent.as_deref() == Some("move"))
+        .filter(|x| x.name == "rescue")
+        .collect();
+    let r = match inside.as_slice() {
+        [] => return Ok(None),
+        [r] => *r,
+        _ => return Err("has more than one <rescue>".into()),
+    };
+    let field = r
+        .attr("rescuefield")
+        .ok_or("<rescue> has no rescuefield attribute")?;
+    let square = gravon_square(field).ok_or_else(|| {
+        format!("<rescue rescuefield={field:?}> is not a square (files A-I and K, rows 1-9 and :)")
+    })?;
+    let code = r
+        .attr("rescuepiece")
+        .ok_or("<rescue> has no rescuepiece attribute")?;
+    let piece = code
+        .parse::<u8>()
+        .ok()
+        .filter(|n| (1..=24).contains(n))
+        .and_then(|n| field_piece(b'A' + (n - 1) % 12 + 1))
+        .map(|(_, p)| p)
+        .ok_or_else(|| {
+            format!("<rescue rescuepiece={code:?}> is not a piece number (1-12 Red, 13-24 Blue)")
+        })?;
+    Ok(Some(Rescue { piece, square }))
 }
 
 fn conclude(m: &mut Match<Stratego>, r: &Element, file: &str) -> Result<(), ImportError> {

@@ -18,10 +18,14 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::options::{limit_text, parse_bool, parse_choice, parse_limit, unknown_option};
+
+mod ul;
 use crate::{
     EndReason, Game, GameKind, GameOptions, GameRng, HiddenPart, OptionError, Outcome, OutcomeView,
     PlayError, Seat, SetupError, Viewer, square,
 };
+use ul::covered;
+pub use ul::{Defuser, MAX_RESCUES, Rescue};
 
 /// Files on the board (a–j).
 pub const FILES: u8 = 10;
@@ -269,24 +273,48 @@ impl Serialize for Square {
 }
 
 /// A move: one piece from one square to another in a straight line (several squares only
-/// for a Scout). Written `a4-a7`.
+/// for a Scout; two, possibly turning once, for a Captain under `captain_steps=2`), with a
+/// rescue when the piece reaches the enemy's back rank under `rescues` (Ultimate
+/// Lightning). Written `a4-a7`, or `a9-a10+7@j4` with a rescue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     /// Where the piece stands.
     pub from: Square,
     /// Where it goes (empty, or an enemy piece to attack).
     pub to: Square,
+    /// The rescue to make if the piece stands on the enemy's back rank after the move.
+    pub rescue: Option<Rescue>,
+}
+
+impl Move {
+    /// A move without a rescue.
+    #[must_use]
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move {
+            from,
+            to,
+            rescue: None,
+        }
+    }
 }
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.from, self.to)
+        write!(f, "{}-{}", self.from, self.to)?;
+        if let Some(r) = self.rescue {
+            write!(f, "{r}")?;
+        }
+        Ok(())
     }
 }
 
 impl FromStr for Move {
     type Err = PlayError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (s, rescue) = match s.trim().split_once('+') {
+            Some((m, r)) => (m, Some(r.parse::<Rescue>()?)),
+            None => (s, None),
+        };
         let bad = || PlayError::Parse(format!("{s:?} is not a move; write from-to, e.g. a4-a5"));
         let (a, b) = s.trim().split_once(['-', 'x']).ok_or_else(bad)?;
         let from = a
@@ -295,7 +323,7 @@ impl FromStr for Move {
         let to = b
             .parse()
             .map_err(|e: String| PlayError::Parse(format!("{s:?}: {e}")))?;
-        Ok(Move { from, to })
+        Ok(Move { from, to, rescue })
     }
 }
 
@@ -311,6 +339,9 @@ pub enum Army {
     Barrage,
     /// Duel: Flag, 2 Bombs, Spy, 2 Scouts, 2 Miners, General, Marshal (`duel`).
     Duel,
+    /// Ultimate Lightning: 20 pieces (`ultimate_lightning`, also `ul`); choosing it also
+    /// sets its rules (see [`StrategoOptions`]).
+    UltimateLightning,
     /// Any pieces, any counts, each side its own (`free`): only the setup area is checked.
     Free,
     /// Counts per piece, in [`Piece::ALL`] order (`F:1,B:2,S:1,2:2,...`).
@@ -320,13 +351,19 @@ pub enum Army {
 const CLASSIC: [u8; 12] = [1, 1, 8, 5, 4, 4, 4, 3, 2, 1, 1, 6];
 const BARRAGE: [u8; 12] = [1, 1, 2, 1, 0, 0, 0, 0, 0, 1, 1, 1];
 const DUEL: [u8; 12] = [1, 1, 2, 2, 0, 0, 0, 0, 0, 1, 1, 2];
+const ULTIMATE_LIGHTNING: [u8; 12] = [1, 1, 4, 2, 2, 2, 2, 1, 1, 1, 1, 2];
 
 impl Army {
     /// The named armies with their counts.
-    const NAMED: [(&'static str, Army, [u8; 12]); 3] = [
+    const NAMED: [(&'static str, Army, [u8; 12]); 4] = [
         ("classic", Army::Classic, CLASSIC),
         ("barrage", Army::Barrage, BARRAGE),
         ("duel", Army::Duel, DUEL),
+        (
+            "ultimate_lightning",
+            Army::UltimateLightning,
+            ULTIMATE_LIGHTNING,
+        ),
     ];
 
     /// An army from counts per piece (in [`Piece::ALL`] order); the counts of a named army
@@ -359,6 +396,7 @@ impl Army {
             Army::Classic => Some(CLASSIC),
             Army::Barrage => Some(BARRAGE),
             Army::Duel => Some(DUEL),
+            Army::UltimateLightning => Some(ULTIMATE_LIGHTNING),
             Army::Free => None,
             Army::Custom(c) => Some(*c),
         }
@@ -379,6 +417,7 @@ impl Army {
             Army::Classic => "classic".into(),
             Army::Barrage => "barrage".into(),
             Army::Duel => "duel".into(),
+            Army::UltimateLightning => "ultimate_lightning".into(),
             Army::Free => "free".into(),
             Army::Custom(c) => Piece::ALL
                 .iter()
@@ -394,6 +433,7 @@ impl Army {
             "classic" => return Ok(Army::Classic),
             "barrage" => return Ok(Army::Barrage),
             "duel" | "duell" => return Ok(Army::Duel),
+            "ultimate_lightning" | "ul" => return Ok(Army::UltimateLightning),
             "free" => return Ok(Army::Free),
             _ => {}
         }
@@ -401,7 +441,7 @@ impl Army {
             key: "army".into(),
             value: value.into(),
             expected: format!(
-                "classic, barrage, duel, free, or counts such as F:1,B:2,S:1,2:2,3:2,9:1,10:1 ({why})"
+                "classic, barrage, duel, ultimate_lightning, free, or counts such as F:1,B:2,S:1,2:2,3:2,9:1,10:1 ({why})"
             ),
         };
         let mut counts = [0u8; 12];
@@ -482,6 +522,18 @@ pub struct StrategoOptions {
     /// A draw after this many consecutive plies without an attack (`max_quiet_plies`,
     /// default off).
     pub max_quiet_plies: Option<u32>,
+    /// Between equal ranks the attacker wins (`aggression`; on in Ultimate Lightning).
+    pub aggression: bool,
+    /// A Bomb is removed with any piece it stops (`one_time_bombs`; on in Ultimate
+    /// Lightning).
+    pub one_time_bombs: bool,
+    /// Which piece defuses Bombs (`defuser`: `miner`, or `scout` in Ultimate Lightning).
+    pub defuser: Defuser,
+    /// How many squares a Captain moves (`captain_steps`: 1, or 2 in Ultimate Lightning).
+    pub captain_steps: u8,
+    /// Rescues each side may make by reaching the enemy's back rank (`rescues`: 0, or 2 in
+    /// Ultimate Lightning).
+    pub rescues: u8,
 }
 
 impl Default for StrategoOptions {
@@ -493,23 +545,36 @@ impl Default for StrategoOptions {
             two_square_limit: Some(3),
             chase_rule: true,
             max_quiet_plies: None,
+            aggression: false,
+            one_time_bombs: false,
+            defuser: Defuser::Miner,
+            captain_steps: 1,
+            rescues: 0,
         }
     }
 }
 
-const OPTION_KEYS: [&str; 6] = [
+const OPTION_KEYS: [&str; 11] = [
     "army",
     "setup_area",
     "scout_strike",
     "two_square_limit",
     "chase_rule",
     "max_quiet_plies",
+    "aggression",
+    "one_time_bombs",
+    "defuser",
+    "captain_steps",
+    "rescues",
 ];
 
 impl GameOptions for StrategoOptions {
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         match key {
-            "army" => self.army = Army::parse(value)?,
+            "army" => {
+                self.army = Army::parse(value)?;
+                self.set_army_rules();
+            }
             "setup_area" => self.setup_area = parse_choice(key, value, &AREAS)?,
             "scout_strike" => self.scout_strike = parse_bool(key, value)?,
             "two_square_limit" => {
@@ -525,6 +590,9 @@ impl GameOptions for StrategoOptions {
             }
             "chase_rule" => self.chase_rule = parse_bool(key, value)?,
             "max_quiet_plies" => self.max_quiet_plies = parse_limit(key, value)?,
+            "aggression" | "one_time_bombs" | "defuser" | "captain_steps" | "rescues" => {
+                self.set_variant_rule(key, value)?;
+            }
             _ => return Err(unknown_option(key, &OPTION_KEYS)),
         }
         Ok(())
@@ -536,14 +604,31 @@ impl GameOptions for StrategoOptions {
             .find(|(_, a)| *a == self.setup_area)
             .map(|(n, _)| (*n).to_string())
             .expect("listed");
-        vec![
+        let mut pairs = vec![
             ("army", self.army.text()),
             ("setup_area", area),
             ("scout_strike", self.scout_strike.to_string()),
             ("two_square_limit", limit_text(self.two_square_limit)),
             ("chase_rule", self.chase_rule.to_string()),
             ("max_quiet_plies", limit_text(self.max_quiet_plies)),
-        ]
+        ];
+        pairs.extend(self.variant_rule_pairs());
+        pairs
+    }
+
+    /// As the trait's, but `army` is applied first: it sets its army's rules, which the
+    /// other options given then override (whatever order they come in).
+    fn from_pairs<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Self, OptionError> {
+        let mut pairs: Vec<_> = pairs.into_iter().collect();
+        pairs.sort_by_key(|(k, _)| *k != "army");
+        let mut o = Self::default();
+        for (k, v) in pairs {
+            o.set(k, v)?;
+        }
+        o.validate()?;
+        Ok(o)
     }
 
     fn validate(&self) -> Result<(), OptionError> {
@@ -970,6 +1055,10 @@ pub struct Stratego {
     threatened: u128,
     two: [TwoSquares; 2],
     chase: Chase,
+    /// Squares whose piece has made a rescue (it may not make another).
+    rescuers: u128,
+    /// Rescues made per seat.
+    rescued: [u8; 2],
 }
 
 /// What happened in one ply, in full (the arbiter's account).
@@ -988,6 +1077,8 @@ pub struct StrategoEvent {
     pub piece_public: bool,
     /// The attack, if the move was one (always public).
     pub attack: Option<Attack>,
+    /// The rescue made, if any (always public).
+    pub rescue: Option<Rescue>,
 }
 
 /// An attack, in full (public to everyone).
@@ -1018,6 +1109,9 @@ pub struct StrategoView {
     /// The attack, if the move was one: both ranks and the result, shown to everyone.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attack: Option<Attack>,
+    /// The rescue made, if any: the piece and where it was put, shown to everyone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rescue: Option<Rescue>,
 }
 
 impl fmt::Display for StrategoView {
@@ -1030,6 +1124,9 @@ impl fmt::Display for StrategoView {
                 Duel::BothRemoved => '=',
             };
             write!(f, "{{{}{sign}{}}}", a.attacker.code(), a.defender.code())?;
+        }
+        if let Some(r) = self.rescue {
+            write!(f, "{r}")?;
         }
         Ok(())
     }
@@ -1149,7 +1246,7 @@ impl Stratego {
         let two = &self.two[me.index()];
         if two.forbidden != 0
             && from == two.at
-            && (two.forbidden & segment(from, to)).count_ones() >= 2
+            && (two.forbidden & covered(from, to)).count_ones() >= 2
         {
             return false;
         }
@@ -1202,7 +1299,9 @@ impl Stratego {
                 }
             }
         }
-        false
+        self.two_steps(me)
+            .into_iter()
+            .any(|(from, to)| self.repetition_ok(me, from, to))
     }
 
     /// Why `mv` is illegal for the side to move, in the mover's terms; `None` if legal.
@@ -1230,30 +1329,42 @@ impl Stratego {
         if mv.from == mv.to {
             return Some("a move must leave its square".into());
         }
-        if mv.from.file() != mv.to.file() && mv.from.rank() != mv.to.rank() {
-            return Some("pieces move in straight lines, never diagonally".into());
-        }
-        let seg = segment(mv.from.0, mv.to.0);
-        let between = seg & !mv.from.bit() & !mv.to.bit();
+        let two_step = self.is_two_step(piece, mv.from, mv.to);
+        let seg = covered(mv.from.0, mv.to.0);
         let dist = seg.count_ones() - 1;
-        if dist > 1 && piece != Piece::Scout {
-            return Some(format!(
-                "only a Scout moves more than one square; your {} moves one",
-                piece.name()
-            ));
-        }
-        if between & LAKES != 0 {
-            return Some("a Scout cannot cross a lake".into());
-        }
-        if between & (self.occ[0] | self.occ[1]) != 0 {
-            return Some("a Scout cannot jump over pieces".into());
+        if two_step {
+            if let Some(why) = self.two_step_error(mv.from, mv.to) {
+                return Some(why);
+            }
+        } else {
+            if mv.from.file() != mv.to.file() && mv.from.rank() != mv.to.rank() {
+                return Some("pieces move in straight lines, never diagonally".into());
+            }
+            let between = seg & !mv.from.bit() & !mv.to.bit();
+            if dist > 1 && piece != Piece::Scout {
+                return Some(format!(
+                    "only a Scout moves more than one square; your {} moves one{}",
+                    piece.name(),
+                    if self.options.captain_steps > 1 {
+                        " (a Captain two)"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+            if between & LAKES != 0 {
+                return Some("a Scout cannot cross a lake".into());
+            }
+            if between & (self.occ[0] | self.occ[1]) != 0 {
+                return Some("a Scout cannot jump over pieces".into());
+            }
         }
         let target = self.piece_at(mv.to);
         match target {
             Some((s, _)) if s == me => {
                 return Some(format!("{} holds one of your own pieces", mv.to));
             }
-            Some(_) if dist > 1 && !self.options.scout_strike => {
+            Some(_) if !two_step && dist > 1 && !self.options.scout_strike => {
                 return Some(
                     "a Scout may not move and attack in one move in this game (scout_strike is off)"
                         .into(),
@@ -1273,6 +1384,9 @@ impl Stratego {
                 "the more-squares rule: as the continuous chaser you may not repeat a position of this chase"
                     .into(),
             );
+        }
+        if let Some(r) = mv.rescue {
+            return self.rescue_error(me, mv, piece, r);
         }
         None
     }
@@ -1300,6 +1414,7 @@ impl Stratego {
         self.movable[seat] &= nb;
         self.scouts[seat] &= nb;
         self.known &= nb;
+        self.rescuers &= nb;
         self.moved &= nb;
         self.hash ^= ZOBRIST[sq][c as usize];
         c
@@ -1313,10 +1428,11 @@ impl Stratego {
         let tb = 1u128 << to;
         let before = self.hash;
         let was_known = self.known & (1u128 << from) != 0;
-        let seg = segment(from as u8, to as u8);
-        let long = seg.count_ones() > 2;
+        let was_rescuer = self.rescuers & (1u128 << from) != 0;
+        let seg = covered(from as u8, to as u8);
         let mover = self.take(from);
         let piece = cell_piece(mover);
+        let long = self.move_shows_rank(piece, mv);
         self.ply += 1;
         let mut attack = None;
         let stands = if self.cells[to] == 0 {
@@ -1327,7 +1443,7 @@ impl Stratego {
             self.quiet = 0;
             let target = self.cells[to];
             let defender = cell_piece(target);
-            let result = duel(piece, defender);
+            let result = self.options.battle(piece, defender);
             attack = Some(Attack {
                 attacker: piece,
                 defender,
@@ -1357,10 +1473,18 @@ impl Stratego {
             }
         };
         let piece_public = was_known || long || attack.is_some();
+        let mut rescue = None;
         if stands {
             self.moved |= tb;
             if piece_public {
                 self.known |= tb;
+            }
+            if was_rescuer {
+                self.rescuers |= tb;
+            }
+            if let Some(r) = mv.rescue {
+                self.make_rescue(me, to, r);
+                rescue = Some(r);
             }
         }
         self.track_two_squares(me, from as u8, to as u8, seg, stands);
@@ -1393,6 +1517,7 @@ impl Stratego {
             piece,
             piece_public,
             attack,
+            rescue,
         }
     }
 
@@ -1504,6 +1629,8 @@ impl Game for Stratego {
                 chased: NO_SQUARE,
                 positions: Vec::new(),
             },
+            rescuers: 0,
+            rescued: [0; 2],
         };
         for (i, setup) in hidden.0.iter().enumerate() {
             let seat = Seat::from_index(i);
@@ -1630,11 +1757,13 @@ impl Game for Stratego {
                 bits &= bits - 1;
                 let from = (to as i8 - d) as u8;
                 if self.repetition_ok(me, from, to) {
-                    out.push(Move {
-                        from: Square(from),
-                        to: Square(to),
-                    });
+                    self.push_move(me, from, to, out);
                 }
+            }
+        }
+        for (from, to) in self.two_steps(me) {
+            if self.repetition_ok(me, from, to) {
+                self.push_move(me, from, to, out);
             }
         }
     }
@@ -1648,6 +1777,12 @@ impl Game for Stratego {
             return None;
         }
         let me = self.turn;
+        if self.options.captain_steps > 1 || self.options.rescues > 0 {
+            // Two-square Captains and rescues: uniform over the full list.
+            let mut v = Vec::new();
+            self.legal_moves(&mut v);
+            return (!v.is_empty()).then(|| v[rng.random_range(0..v.len())]);
+        }
         let t = self.targets(me);
         let sets = &t.sets[..t.n];
         let total: u32 = sets.iter().map(|(b, _)| b.count_ones()).sum();
@@ -1669,10 +1804,7 @@ impl Game for Stratego {
                     let to = bits.trailing_zeros() as u8;
                     let from = (to as i8 - d) as u8;
                     if self.repetition_ok(me, from, to) {
-                        return Some(Move {
-                            from: Square(from),
-                            to: Square(to),
-                        });
+                        return Some(Move::new(Square(from), Square(to)));
                     }
                     break;
                 }
@@ -1701,6 +1833,15 @@ impl Game for Stratego {
         self.apply(mv);
     }
 
+    /// A record token with its attack part (`{7>3}`) left out: `b2-b1{7>5}+9@f7` is the
+    /// move `b2-b1+9@f7`.
+    fn parse_token(token: &str) -> Result<Move, PlayError> {
+        match (token.find('{'), token.find('}')) {
+            (Some(i), Some(j)) if i < j => format!("{}{}", &token[..i], &token[j + 1..]).parse(),
+            _ => token.parse(),
+        }
+    }
+
     fn conclude(&mut self, outcome: Outcome) -> Result<(), PlayError> {
         if let Some(o) = self.outcome {
             return Err(PlayError::game_over(o));
@@ -1717,6 +1858,7 @@ impl Game for Stratego {
             to: e.mv.to,
             piece: Self::sees(viewer, e.seat, e.piece_public).then_some(e.piece),
             attack: e.attack,
+            rescue: e.rescue,
         }
     }
 

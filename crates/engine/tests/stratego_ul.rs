@@ -4,8 +4,9 @@
 mod common;
 
 use salpakan_engine::gravon::import_gravon;
+use proptest::prelude::*;
 use salpakan_engine::stratego::{
-    Army, Defuser, Duel, Piece, Setup, Setups, Stratego, StrategoOptions,
+    Army, Defuser, Duel, Piece, Setup, Setups, Square, Stratego, StrategoOptions,
 };
 use salpakan_engine::{
     EndReason, Game, GameOptions, Match, Outcome, PlayError, Record, Seat, Viewer, rng_from_seed,
@@ -406,4 +407,117 @@ fn ul_gravon_rescue_moves_read_j_as_the_tenth_file() {
     );
     let e = import_gravon(&bad, "x.xml", None).unwrap_err().to_string();
     assert!(e.contains("move id=1"), "{e}");
+}
+
+#[test]
+fn ul_random_games_pass_the_common_invariants() {
+    let o = StrategoOptions::from_text("army=ul max_quiet_plies=300").unwrap();
+    for seed in 0..6 {
+        common::random_game_invariants::<Stratego>(&o, seed, 20_000);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// No leak (as in tests/stratego.rs, for Ultimate Lightning): twins that differ only in
+// unseen enemy ranks look identical to that viewer and to spectators, rescues included.
+
+fn ul_twin_check(seed: u64, plies: usize) -> Result<usize, TestCaseError> {
+    let mut compared = 0;
+    let o = StrategoOptions::from_text("army=ul max_quiet_plies=400").unwrap();
+    let mut m = Match::<Stratego>::random(&o, seed).unwrap();
+    let mut rng = rng_from_seed(seed ^ 77);
+    let mut origin: Vec<Option<Square>> = Square::all().map(Some).collect();
+    for _ in 0..plies {
+        let Some(x) = m.game().random_move(&mut rng) else {
+            break;
+        };
+        let seat = m.game().to_move().unwrap();
+        let from_origin = origin[x.from.index()];
+        let ev = m.play(x).unwrap().clone();
+        origin[x.from.index()] = None;
+        match m.game().at(x.to) {
+            Some((s, _)) if s == seat => origin[x.to.index()] = from_origin,
+            Some(_) => {}
+            None => origin[x.to.index()] = None,
+        }
+        if let Some(r) = ev.rescue {
+            origin[r.square.index()] = None;
+        }
+    }
+    for viewer_seat in Seat::BOTH {
+        let enemy = viewer_seat.other();
+        let obs = serde_json::to_value(m.game().observe(Viewer::Player(viewer_seat))).unwrap();
+        let cands: Vec<(Square, Piece, bool)> = Square::all()
+            .filter_map(|s| {
+                let (seat, p) = m.game().at(s)?;
+                let v = &obs["board"][s.to_string()];
+                (seat == enemy && v.get("piece").is_none())
+                    .then(|| (s, p, v.get("moved").is_some()))
+            })
+            .collect();
+        let pair = cands.iter().enumerate().find_map(|(i, a)| {
+            cands[i + 1..]
+                .iter()
+                .find(|b| b.1 != a.1 && b.2 == a.2)
+                .map(|b| (*a, *b))
+        });
+        let Some((a, b)) = pair else { continue };
+        let (Some(oa), Some(ob)) = (origin[a.0.index()], origin[b.0.index()]) else {
+            continue;
+        };
+        let mut parts = m.hidden().0.clone();
+        let swapped: Vec<(Square, Piece)> = parts[enemy.index()]
+            .placements()
+            .iter()
+            .map(|&(q, p)| {
+                if q == oa {
+                    (q, b.1)
+                } else if q == ob {
+                    (q, a.1)
+                } else {
+                    (q, p)
+                }
+            })
+            .collect();
+        parts[enemy.index()] = Setup::new(enemy, &o, &swapped).unwrap();
+        let mut salt_rng = rng_from_seed(seed);
+        let _ = Stratego::random_hidden(&o, &mut salt_rng);
+        let mut twin = Match::<Stratego>::start(&o, Setups(parts), &mut salt_rng).unwrap();
+        let mut ok = true;
+        for &x in m.moves() {
+            if twin.play(x).is_err() {
+                ok = false;
+                break;
+            }
+        }
+        prop_assume!(ok);
+        prop_assert_eq!(twin.game().at(a.0), Some((enemy, b.1)));
+        common::assert_same_to(&m, &twin, Viewer::Player(viewer_seat));
+        common::assert_same_to(&m, &twin, Viewer::Spectator);
+        compared += 1;
+    }
+    Ok(compared)
+}
+
+#[test]
+fn ul_no_leak_twins_are_found_and_compared() {
+    let mut n = 0;
+    for seed in 0..40 {
+        // A twin whose moves are not all legal (a swapped piece could not have moved so:
+        // the viewer can tell them apart) is skipped.
+        match ul_twin_check(seed, 40 + 10 * seed as usize) {
+            Ok(c) => n += c,
+            Err(TestCaseError::Reject(_)) => {}
+            Err(e) => panic!("seed {seed}: {e}"),
+        }
+    }
+    assert!(n >= 20, "only {n} twins compared");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+    #[test]
+    fn ul_no_leak_twins_differing_in_unseen_enemy_ranks_look_identical(seed in 0u64..1_000_000, plies in 0usize..300) {
+        ul_twin_check(seed, plies)?;
+    }
 }

@@ -27,6 +27,8 @@ enum Occ {
     Empty,
     Own,
     Enemy(usize),
+    /// An enemy piece that is no token: one it rescued (its rank is public).
+    Rescued,
 }
 
 fn value(p: Piece) -> f64 {
@@ -112,6 +114,10 @@ pub fn belief(k: &Knowledge<Stratego>) -> Belief {
                 }
                 board[to] = Occ::Empty;
             }
+        }
+        if let Some(r) = v.rescue {
+            let own = v.seat == GameKind::Stratego.seat_name(me);
+            board[r.square.index()] = if own { Occ::Own } else { Occ::Rescued };
         }
     }
     for (s, v) in &k.observation().board {
@@ -265,6 +271,7 @@ impl AiGame for Stratego {
         Move {
             from: view.from,
             to: view.to,
+            rescue: view.rescue,
         }
     }
 

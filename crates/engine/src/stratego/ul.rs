@@ -379,6 +379,11 @@ impl Stratego {
 
     /// Makes the rescue `r` for `me`, whose piece now stands on `at`.
     pub(super) fn make_rescue(&mut self, me: Seat, at: usize, r: Rescue) {
+        if self.cells[r.square.index()] != 0 || self.lost[me.index()][r.piece as usize] == 0 {
+            // Only reachable through `play_unchecked` with a move that is not legal here
+            // (e.g. a bot's determinized world): keep the state consistent, skip the rescue.
+            return;
+        }
         self.lost[me.index()][r.piece as usize] -= 1;
         self.put(r.square.index(), cell(me, r.piece));
         self.known |= r.square.bit();

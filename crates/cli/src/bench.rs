@@ -57,6 +57,12 @@ pub fn run(which: &str, seconds: f64, seed: u64) -> Result<(), String> {
             seconds,
             seed,
         )?);
+        rows.push(measure::<Stratego>(
+            "stratego",
+            "army=ultimate_lightning",
+            seconds,
+            seed,
+        )?);
     }
     if all || which == "banqi" {
         rows.push(measure::<Banqi>("banqi", "ruleset=taiwan", seconds, seed)?);

@@ -415,12 +415,13 @@ function plyText(/** @type {GameSpec} */ g, /** @type {any} */ v, /** @type {str
   }
   const move = `${v.from}–${v.to}`;
   const c = v.challenge ?? v.attack;
-  if (!c) return `${who}: ${v.piece ? pieceName(g.name, v.piece) + ' ' : ''}${move}`;
+  const rescue = v.rescue ? `; rescued ${pieceName(g.name, v.rescue.piece)} to ${v.rescue.square}` : '';
+  if (!c) return `${who}: ${v.piece ? pieceName(g.name, v.piece) + ' ' : ''}${move}${rescue}`;
   const att = c.attacker ?? v.piece, def = c.defender;
   const an = att ? pieceName(g.name, att) : 'a piece', dn = def ? pieceName(g.name, def) : 'a piece';
   const verb = g.name === 'generals' ? 'challenged' : 'attacked';
   const res = c.result === 'attacker_wins' ? `${cap(an)} won` : c.result === 'defender_wins' ? `${cap(dn)} won` : 'both removed';
-  return `${who}: ${move}, ${an} ${verb} ${dn}: ${res}`;
+  return `${who}: ${move}, ${an} ${verb} ${dn}: ${res}${rescue}`;
 }
 
 /** What a challenge meant for the viewer, in one sentence. */
@@ -608,11 +609,14 @@ function gameScreen(/** @type {string} */ id) {
     return out;
   }
 
+  /** A legal move without its Stratego rescue part (`b9-b10+7@e4` → `b9-b10`). */
+  const baseMove = (/** @type {string} */ m) => m.split('+')[0];
+
   /** @param {string|null} from */
   function targetsOf(from) {
     const out = new Set();
     if (!from) return out;
-    for (const m of st?.legal ?? []) { const [a, b] = m.split('-'); if (a === from && b) out.add(b); }
+    for (const m of st?.legal ?? []) { const [a, b] = baseMove(m).split('-'); if (a === from && b) out.add(b); }
     return out;
   }
 
@@ -636,8 +640,48 @@ function gameScreen(/** @type {string} */ id) {
     renderBoard();
   }
 
+  /**
+   * The rescues a move may make (Stratego Ultimate Lightning): piece code → squares.
+   * @param {string} move
+   */
+  function rescuesOf(move) {
+    /** @type {Map<string, string[]>} */
+    const out = new Map();
+    for (const m of st?.legal ?? []) {
+      if (!m.startsWith(`${move}+`)) continue;
+      const [p, s] = m.slice(move.length + 1).split('@');
+      out.set(p, [...(out.get(p) ?? []), s]);
+    }
+    return out;
+  }
+
+  /** Plays `move`, first asking which piece to rescue where when the move may rescue one. */
+  function play(/** @type {string} */ move) {
+    const rescues = rescuesOf(move);
+    if (!rescues.size) return send(move);
+    const g = spec(st.kind);
+    const piece = h('select', { name: 'piece', 'aria-label': 'Piece to rescue' },
+      [...rescues.keys()].map((p) => h('option', { value: p }, pieceName(g.name, p))));
+    const square = h('select', { name: 'square', 'aria-label': 'Square to put it on' });
+    const fill = () => replace(square, (rescues.get(piece.value) ?? []).map((q) => h('option', { value: q }, q)));
+    piece.addEventListener('change', fill);
+    fill();
+    const done = (/** @type {string} */ m) => { dlg.close(); dlg.remove(); send(m); };
+    const dlg = h('dialog', { class: 'rescue', 'aria-label': 'Rescue' },
+      h('form', { method: 'dialog' },
+        h('h2', {}, 'Rescue'),
+        h('p', {}, 'Your piece reaches the enemy’s back rank: you may bring back one of your captured pieces onto an empty square of your half (if your piece wins its attack).'),
+        h('label', {}, 'Piece ', piece),
+        h('label', {}, 'Square ', square),
+        h('div', { class: 'actions' },
+          h('button', { class: 'btn primary', type: 'button', onclick: () => done(`${move}+${piece.value}@${square.value}`) }, 'Rescue'),
+          h('button', { class: 'btn', type: 'button', onclick: () => done(move) }, 'No rescue'))));
+    document.body.append(dlg);
+    dlg.showModal();
+  }
+
   /** @param {string} move */
-  function play(move) {
+  function send(move) {
     selected = null;
     st.legal = [];
     if (!conn.send({ t: 'move', game: id, move })) toast('Not connected: reconnecting…', 'error');

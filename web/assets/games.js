@@ -63,10 +63,11 @@ export const GAMES = {
       classic: { '10': 1, '9': 1, '8': 2, '7': 3, '6': 4, '5': 4, '4': 4, '3': 5, '2': 8, S: 1, B: 6, F: 1 },
       barrage: { '10': 1, '9': 1, '3': 1, '2': 2, S: 1, B: 1, F: 1 },
       duel: { '10': 1, '9': 1, '3': 2, '2': 2, S: 1, B: 2, F: 1 },
+      ultimate_lightning: { '10': 1, '9': 1, '8': 1, '7': 1, '6': 2, '5': 2, '4': 2, '3': 2, '2': 4, S: 1, B: 2, F: 1 },
     },
     lakes: ['c5', 'd5', 'c6', 'd6', 'g5', 'h5', 'g6', 'h6'],
     options: [
-      { key: 'army', label: 'Army', type: 'select', choices: [['classic', 'Classic (40 pieces)'], ['barrage', 'Barrage (8 pieces)'], ['duel', 'Duel (10 pieces)']], default: 'classic', help: 'Classic is the full game; Barrage and Duel are quick games with few pieces.' },
+      { key: 'army', label: 'Army', type: 'select', choices: [['classic', 'Classic (40 pieces)'], ['barrage', 'Barrage (8 pieces)'], ['duel', 'Duel (10 pieces)'], ['ultimate_lightning', 'Ultimate Lightning (20 pieces)']], default: 'classic', help: 'Classic is the full game; Barrage and Duel are quick games with few pieces. Ultimate Lightning (Gravon): 20 pieces; equal ranks: the attacker wins; a Bomb goes with the piece it stops; Scouts defuse Bombs; Captains move two squares; reaching the enemy back rank rescues a captured piece (twice a game).' },
       { key: 'scout_strike', label: 'Scouts may run and attack', type: 'bool', default: true, help: 'A Scout may run several squares in a line and attack at the end of its run.' },
       { key: 'chase_rule', label: 'No endless chasing', type: 'bool', default: true, help: 'A piece may not chase the same enemy piece round and round for ever.' },
       { key: 'two_square_limit', label: 'Limit on moving back and forth', type: 'select', choices: [['3', 'At most three times'], ['5', 'At most five times'], ['off', 'No limit']], default: '3', help: 'How often a piece may move back and forth between the same two squares.' },

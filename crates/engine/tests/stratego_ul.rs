@@ -3,8 +3,8 @@
 
 mod common;
 
-use salpakan_engine::gravon::import_gravon;
 use proptest::prelude::*;
+use salpakan_engine::gravon::import_gravon;
 use salpakan_engine::stratego::{
     Army, Defuser, Duel, Piece, Setup, Setups, Square, Stratego, StrategoOptions,
 };

@@ -622,14 +622,23 @@ fn replay_gravon(xml: &str, file_name: &str, limit: u32) -> Result<Match<Strateg
         if let Some(turn) = m.game().to_move() {
             debug_assert_eq!(turn, seat, "turns alternate");
         }
-        m.play(crate::stratego::Move { from, to, rescue })
+        let made = m
+            .play(crate::stratego::Move { from, to, rescue })
             .map_err(|error| ImportError::Move {
                 file: file.clone(),
                 id,
                 source_sq: fs,
                 target_sq: ts,
                 error: Box::new(error),
-            })?;
+            })?
+            .rescue;
+        if rescue.is_some() && made.is_none() {
+            return Err(el_err(
+                &element,
+                "records a <rescue>, but the moving piece does not stand on the back rank after the move"
+                    .into(),
+            ));
+        }
     }
 
     // The result.

@@ -80,6 +80,11 @@ pub fn belief(k: &Knowledge<Stratego>) -> Belief {
             tokens[t].restrict(!immobile);
             if let Some(p) = v.piece {
                 tokens[t].restrict(1 << p as usize);
+            } else if v.from.file().abs_diff(v.to.file()) + v.from.rank().abs_diff(v.to.rank()) > 1
+            {
+                // A two-square move that does not show the piece: a Scout or a Captain
+                // (`captain_steps=2`).
+                tokens[t].restrict((1 << Piece::Scout as usize) | (1 << Piece::Captain as usize));
             }
         }
         if let (Some(a), Occ::Enemy(t)) = (&v.attack, target) {

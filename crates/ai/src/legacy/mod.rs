@@ -481,10 +481,7 @@ mod tests {
                 m.game().legal_moves(&mut legal);
                 let back = m.moves().len().checked_sub(2).map(|i| m.moves()[i]);
                 let mv = back
-                    .map(|b| Move {
-                        from: b.to,
-                        to: b.from,
-                    })
+                    .map(|b| Move::new(b.to, b.from))
                     .filter(|b| rng.random_bool(0.5) && legal.contains(b))
                     .unwrap_or_else(|| legal[rng.random_range(0..legal.len())]);
                 m.play(mv).unwrap();

@@ -259,7 +259,7 @@ impl StrategoTracker {
         let mut m = Match::<Stratego>::start(&self.options, Setups(setups), &mut rng)
             .map_err(|e| e.to_string())?;
         for &(from, to) in &self.moves {
-            let mv = salpakan_engine::stratego::Move { from, to };
+            let mv = salpakan_engine::stratego::Move::new(from, to);
             m.play(mv)
                 .map_err(|e| format!("cannot follow the manager's move {mv}: {e}"))?;
         }

@@ -521,3 +521,26 @@ proptest! {
         ul_twin_check(seed, plies)?;
     }
 }
+
+#[test]
+fn ul_two_squares_rule_counts_captain_two_square_moves() {
+    // Straight: a1-a3 covers a1 a2 a3; the fourth crossing in a row is refused.
+    let mut m = game("", "j1:F a1:6", "j10:F a10:8 c9:4 a9:4");
+    for (r, b) in [("a1-a3", "c9-c8"), ("a3-a1", "c8-c9"), ("a1-a3", "c9-c8")] {
+        play(&mut m, r);
+        play(&mut m, b);
+    }
+    let why = refused(&mut m, "a3-a1");
+    assert!(why.contains("two-squares"), "{why}");
+    assert!(!legal(&m, "a3-a2"), "a3-a2 crosses a2|a3 again");
+    assert!(legal(&m, "a3-a5"));
+    // Turning: e2-f3 covers only e2 and f3.
+    let mut m = game("", "j1:F e2:6", "j10:F a10:8 c9:4 a9:4");
+    for (r, b) in [("e2-f3", "c9-c8"), ("f3-e2", "c8-c9"), ("e2-f3", "c9-c8")] {
+        play(&mut m, r);
+        play(&mut m, b);
+    }
+    let why = refused(&mut m, "f3-e2");
+    assert!(why.contains("two-squares"), "{why}");
+    assert!(legal(&m, "f3-e3"), "shares only f3 with the run");
+}

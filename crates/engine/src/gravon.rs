@@ -2,9 +2,10 @@
 //! `docs/rules-stratego.md`, "Importing Gravon records").
 //!
 //! ```text
-//! <stratego><game type="classic|barrage|duell|classicfree">
+//! <stratego><game type="classic|barrage|duell|classicfree|ultimate lightning">
 //!  <field content="...100 characters..."/>
 //!  <move id="1" source="I4" target="I7"/> ...
+//!  <move id="77" source="I9" target="I:"><rescue rescuefield="K4" rescuepiece="8"/></move>
 //!  <player id="1">...</player><player id="2">...</player>
 //!  <result type="1" winner="2"/></game></stratego>
 //! ```

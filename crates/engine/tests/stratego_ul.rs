@@ -544,3 +544,74 @@ fn ul_two_squares_rule_counts_captain_two_square_moves() {
     assert!(why.contains("two-squares"), "{why}");
     assert!(legal(&m, "f3-e3"), "shares only f3 with the run");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// As tests/stratego.rs's property for the classic rules, with rescues: after random
+    /// play, every move text the engine accepts (every from-to, and every rescue of every
+    /// piece to every square for the pieces near the enemy's back rank) is generated and
+    /// vice versa, and a side to move always has a legal move unless the game is over.
+    #[test]
+    fn ul_accepted_moves_are_the_generated_moves_and_no_side_is_stuck(
+        seed in any::<u64>(),
+        plies in 0usize..300,
+    ) {
+        let o = StrategoOptions::from_text("army=ul").unwrap();
+        let mut m = Match::<Stratego>::random(&o, seed).unwrap();
+        common::random_plies_never_stuck(&mut m, plies, seed).map_err(TestCaseError::fail)?;
+        common::accepted_equals_generated(m.game(), &rescue_texts(&m))
+            .map_err(TestCaseError::fail)?;
+    }
+}
+
+/// Every from-to text, and every rescue of every piece to every square after a move onto
+/// the enemy's back rank by a piece of the side to move standing near it.
+fn rescue_texts(m: &Match<Stratego>) -> Vec<String> {
+    let mut texts = common::all_move_texts();
+    if let Some(me) = m.game().to_move() {
+        let back = if me == RED { 9 } else { 0 };
+        let near: Vec<Square> = Square::all()
+            .filter(|s| {
+                s.rank().abs_diff(back) <= 2 && matches!(m.game().at(*s), Some((o, _)) if o == me)
+            })
+            .collect();
+        for from in near {
+            for to in Square::all().filter(|s| s.rank() == back) {
+                for p in Piece::ALL {
+                    for at in Square::all() {
+                        texts.push(format!("{from}-{to}+{}@{at}", p.code()));
+                    }
+                }
+            }
+        }
+    }
+    texts
+}
+
+#[test]
+fn ul_accepted_rescues_are_exactly_the_generated_rescues() {
+    let mut m = game(
+        "",
+        "j1:F a9:8 c9:9 e9:7 d8:6 b9:2 e4:7 f4:5 i4:4",
+        "j10:F e5:10 f5:10 i5:10 i9:4 h10:4 c10:5",
+    );
+    for s in ["e4-e5", "i9-i8", "f4-f5", "h10-h9"] {
+        play(&mut m, s);
+    }
+    let mut g = Vec::new();
+    m.game().legal_moves(&mut g);
+    assert!(g.iter().filter(|x| x.rescue.is_some()).count() > 100);
+    common::accepted_equals_generated(m.game(), &rescue_texts(&m)).unwrap();
+    play(&mut m, "a9-a10+7@e4");
+    play(&mut m, "h9-h8");
+    // The rescuer stands on a10 and may not rescue again; the others may, once more.
+    common::accepted_equals_generated(m.game(), &rescue_texts(&m)).unwrap();
+    play(&mut m, "d8-d10+5@f4");
+    play(&mut m, "h8-h9");
+    // Both rescues made: none is generated or accepted.
+    let mut g = Vec::new();
+    m.game().legal_moves(&mut g);
+    assert!(g.iter().all(|x| x.rescue.is_none()));
+    common::accepted_equals_generated(m.game(), &rescue_texts(&m)).unwrap();
+}

@@ -74,7 +74,8 @@ export function replayRecord(text) {
   /** @type {Record<string,string>} */
   const colours = {};
   for (const token of tokens) {
-    const m = token.match(/^([a-z]\d+)(?:-([a-z]\d+))?(?:\{([^}]*)\})?$/);
+    // a Stratego rescue (Ultimate Lightning) follows: `+7@e4`
+    const m = token.match(/^([a-z]\d+)(?:-([a-z]\d+))?(?:\{([^}]*)\})?(?:\+(\w+)@([a-z]\d+))?$/);
     const seat = g.seats[toMove];
     pos = { ...pos };
     let note = '';
@@ -130,6 +131,11 @@ export function replayRecord(text) {
       } else {
         pos[to] = mover;
         delete pos[from];
+      }
+      const [, , , , rescued, at] = m;
+      if (rescued && at) {
+        pos[at] = { owner: seat, piece: rescued };
+        note = `${note ? note + '; ' : ''}rescues ${rescued} to ${at}`;
       }
     }
     ply.note = note;

@@ -9,6 +9,7 @@ import { replayRecord, colourOf } from './record.js';
 import { api, ensureGuest, Live, rememberSeat, seatToken, refreshSeats } from './net.js';
 import { fromSync, applyEvent } from './state.js';
 import { load, save, sound, applyMotion } from './settings.js';
+import { rulesGame, rulesPage, rulesTitle } from './rules.js';
 
 /** @typedef {import('./games.js').GameSpec} GameSpec */
 /** @typedef {import('./board.js').SquareView} SquareView */
@@ -32,6 +33,8 @@ function route() {
   if ((m = path.match(/^\/game\/([\w-]+)$/))) return gameScreen(m[1]);
   if ((m = path.match(/^\/replay\/([\w-]+)$/))) return replayScreen(m[1]);
   if ((m = path.match(/^\/challenge\/([\w-]+)$/))) return challengeScreen(m[1]);
+  const rules = rulesGame(path);
+  if (rules) return rulesScreen(rules);
   return lobbyScreen();
 }
 
@@ -39,7 +42,7 @@ document.addEventListener('click', (e) => {
   const a = /** @type {Element} */ (e.target).closest('a[data-link]');
   if (a instanceof HTMLAnchorElement && !e.ctrlKey && !e.metaKey && !e.shiftKey && e.button === 0) {
     e.preventDefault();
-    go(a.pathname);
+    go(a.pathname + a.search + a.hash);
   }
 });
 window.addEventListener('popstate', route);
@@ -62,6 +65,7 @@ function header() {
       h('span', { class: 'brand-name' }, 'salpakan')),
     h('nav', {},
       h('a', { href: '/', 'data-link': true }, 'Lobby'),
+      h('a', { href: '/rules/generals', 'data-link': true, id: 'nav-rules' }, 'Rules'),
       s.name ? h('span', { class: 'me', title: 'Your name' }, s.name) : null,
       h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Settings', onclick: () => settings.showModal(),
         html: '<svg viewBox="0 0 24 24" aria-hidden="true" class="gear"><circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" stroke-width="3.2" stroke-dasharray="3.53 3.54"/><circle cx="12" cy="12" r="6.1" fill="none" stroke="currentColor" stroke-width="2.6"/></svg>' })),
@@ -229,20 +233,24 @@ async function acceptSeek(/** @type {string} */ id) {
 
 function createForm() {
   /** @type {string} */
-  let game = 'generals';
+  let game = rulesGame(`/rules/${new URLSearchParams(location.search).get('game')}`) ?? 'generals';
   const optionsBox = h('div', { class: 'options' });
+  const rulesLink = h('a', { class: 'rules-link', 'data-link': true, href: '/rules/generals' });
   const tabs = h('div', { class: 'game-tabs', role: 'radiogroup', 'aria-label': 'Game' });
   const drawOptions = () => {
     const g = spec(game);
     replace(optionsBox, ...g.options.map((o) => {
       const id = `opt-${o.key}`;
-      const help = o.help ? h('small', { class: 'help', id: `${id}-help` }, o.help) : null;
+      const help = o.help ? h('small', { class: 'help', id: `${id}-help` }, o.help, ' ',
+        h('a', { href: `/rules/${game}#opt-${o.key}`, 'data-link': true, 'aria-label': `More about “${o.label}”` }, 'More')) : null;
       const described = o.help ? { 'aria-describedby': `${id}-help` } : {};
       if (o.type === 'bool') return h('div', { class: 'field' }, h('label', { class: 'switch' }, h('input', { type: 'checkbox', id, name: o.key, checked: o.default === true, ...described }), ` ${o.label}`), help);
       return h('div', { class: 'field' }, h('label', { for: id }, o.label),
         h('select', { id, name: o.key, ...described }, (o.choices ?? []).map(([v, l]) => h('option', { value: v, selected: v === String(o.default) }, l))), help);
     }));
     for (const b of tabs.querySelectorAll('button')) b.setAttribute('aria-checked', String(/** @type {HTMLElement} */ (b).dataset.game === game));
+    rulesLink.href = `/rules/${game}`;
+    rulesLink.textContent = `How to play ${g.title}`;
     redrawLevels();
   };
   let redrawLevels = () => {};
@@ -274,7 +282,7 @@ function createForm() {
   });
   redrawLevels = drawLevels;
   const form = h('form', { class: 'card create', 'aria-label': 'New game' },
-    h('h2', {}, 'New game'), tabs, optionsBox,
+    h('h2', {}, 'New game'), tabs, h('p', { class: 'rules-line' }, rulesLink), optionsBox,
     h('div', { class: 'field' }, h('label', { for: 'clock' }, 'Time control'), clockSel), custom,
     h('div', { class: 'field' }, h('label', { for: 'bot-level' }, 'Computer strength'), levelSel, levelHelp),
     h('div', { class: 'btn-row wrap' },
@@ -539,6 +547,7 @@ function gameScreen(/** @type {string} */ id) {
   function draw() {
     const g = spec(st.kind);
     document.title = `salpakan · ${g.title}`;
+    document.getElementById('nav-rules')?.setAttribute('href', `/rules/${g.name}`);
     const seats = g.seats;
     const you = st.seat ?? null;
     if (st.status === 'setup' && you && !st.setups?.[you] && g.hasSetup) return drawSetup(g);
@@ -822,6 +831,19 @@ function gameScreen(/** @type {string} */ id) {
   }
 }
 
+// ---------------------------------------------------------------- rules
+
+/** A rules page (rules.js draws it); a #section in the link scrolls there. */
+function rulesScreen(/** @type {import('./pieces.js').GameName} */ game) {
+  header();
+  document.getElementById('nav-rules')?.setAttribute('href', `/rules/${game}`);
+  document.title = rulesTitle(game);
+  replace(main, rulesPage(game));
+  const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  if (target) target.scrollIntoView();
+  else window.scrollTo(0, 0);
+}
+
 // ---------------------------------------------------------------- replay
 
 async function replayScreen(/** @type {string} */ id) {
@@ -842,6 +864,7 @@ async function replayScreen(/** @type {string} */ id) {
     return replace(main, h('div', { class: 'card' }, h('h2', {}, 'Replay'), h('p', {}, 'This record could not be read.')));
   }
   const g = spec(rep.game);
+  document.getElementById('nav-rules')?.setAttribute('href', `/rules/${g.name}`);
   if (!rep.tags.WhiteSetup && !rep.tags.RedSetup && !rep.tags.Deal) {
     return replace(main, h('div', { class: 'card' }, h('h2', {}, 'Replay'), h('p', {}, 'The full record is published when the game ends. Come back then.'), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, 'Watch the game')));
   }

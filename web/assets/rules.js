@@ -1,0 +1,136 @@
+// The rules pages: /rules/generals, /rules/stratego, /rules/banqi. Words come from the
+// catalogue in rules-content.js; the diagrams are drawn with the game's own piece art.
+
+import { h } from './dom.js';
+import { pieceElement, pieceName } from './pieces.js';
+import { GAMES, GAME_NAMES, spec, sq, setupRanks } from './games.js';
+import { COMMON, RULES } from './rules-content.js';
+
+/** @typedef {import('./pieces.js').GameName} GameName */
+
+/** Whether a path names a rules page: the game's name, or null. */
+export function rulesGame(/** @type {string} */ path) {
+  const m = path.match(/^\/rules\/(generals|stratego|banqi)\/?$/);
+  return m ? /** @type {GameName} */ (m[1]) : null;
+}
+
+/** The colour class of a piece code in the diagrams (Banqi: upper case red). */
+function sideOf(/** @type {GameName} */ game, /** @type {string} */ code, /** @type {number} */ seat = 0) {
+  if (game === 'banqi') return code === code.toUpperCase() ? 'red' : 'black';
+  return GAMES[game].seats[seat];
+}
+
+/** The name of a piece without Banqi's colour word. */
+function plainName(/** @type {GameName} */ game, /** @type {string} */ code) {
+  return pieceName(game, code).replace(/^(Red|Black) /, '');
+}
+
+/** A piece icon with its name for screen readers. */
+function icon(/** @type {GameName} */ game, /** @type {string|null} */ code, /** @type {string} */ side) {
+  const el = pieceElement(game, code, side);
+  el.classList.add('rules-piece');
+  return el;
+}
+
+/** Which pieces the board diagram shows face up, by square. */
+const BOARD_SAMPLES = /** @type {Record<GameName, Record<string, string>>} */ ({
+  generals: { e1: 'FLG', c2: '5G', g3: 'SPY', d2: 'PVT' },
+  stratego: { e1: 'F', d1: 'B', f1: 'B', e2: 'B', c4: '2', h3: '10', b2: 'S', i4: '3' },
+  banqi: { b3: 'R', c6: 'n', a7: 'C' },
+});
+
+/** The board: setup areas shaded, lakes, a few pieces; an image for screen readers. */
+function boardDiagram(/** @type {GameName} */ game) {
+  const g = spec(game);
+  const t = RULES[game];
+  const samples = BOARD_SAMPLES[game];
+  const areas = g.hasSetup ? [setupRanks(g, 0), setupRanks(g, 1)] : [[], []];
+  const grid = h('div', { class: `rules-board rules-board-${game}`, role: 'img', 'aria-label': t.boardCaption, style: `--files:${g.files};--ranks:${g.ranks}` });
+  for (let r = g.ranks - 1; r >= 0; r--) {
+    for (let f = 0; f < g.files; f++) {
+      const name = sq(f, r);
+      const seat = areas[0].includes(r) ? 0 : areas[1].includes(r) ? 1 : -1;
+      const cell = h('span', { class: `cell${(f + r) % 2 ? ' light' : ' dark'}${g.lakes.includes(name) ? ' lake' : ''}${seat >= 0 ? ` area area-${g.seats[seat === 0 ? 0 : 1]}` : ''}` });
+      if (f === 0) cell.append(h('span', { class: 'coord rank-label', 'aria-hidden': 'true' }, String(r + 1)));
+      if (r === 0) cell.append(h('span', { class: 'coord file-label', 'aria-hidden': 'true' }, String.fromCharCode(97 + f)));
+      const code = samples[name];
+      if (game === 'banqi') cell.append(code ? icon(game, code, sideOf(game, code)) : icon(game, null, ''));
+      else if (code) cell.append(icon(game, code, g.seats[0]));
+      else if (seat === 1) cell.append(icon(game, null, g.seats[1]));
+      grid.append(cell);
+    }
+  }
+  return h('figure', { class: 'rules-figure' }, grid, h('figcaption', {}, t.boardCaption));
+}
+
+/** The pieces table: icon, name, how many, what it does. */
+function piecesTable(/** @type {GameName} */ game) {
+  const t = RULES[game];
+  return h('table', { class: 'rules-table' },
+    h('caption', {}, COMMON.piecesTable),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, COMMON.colPiece), h('th', { scope: 'col' }, COMMON.colCount), h('th', { scope: 'col' }, COMMON.colNotes))),
+    h('tbody', {}, GAMES[game].order.filter((code) => t.counts[code]).map((code) => h('tr', { dataset: { piece: code } },
+      h('th', { scope: 'row' }, h('span', { class: 'piece-cell' }, icon(game, code, sideOf(game, code)), h('span', {}, plainName(game, code)))),
+      h('td', { class: 'num' }, String(t.counts[code])),
+      h('td', {}, t.notes[code] ?? '')))));
+}
+
+/** The hierarchy: each ladder as a row of icons, strongest first, then the exceptions. */
+function hierarchy(/** @type {GameName} */ game) {
+  const t = RULES[game];
+  const ladders = t.ladders.map((l) => h('figure', { class: 'rules-figure ladder-figure' },
+    h('figcaption', {}, l.caption),
+    h('ol', { class: 'ladder', 'aria-label': l.caption },
+      l.order.map((code) => h('li', {}, icon(game, code, sideOf(game, code)), h('span', { class: 'ladder-name' }, plainName(game, code)))))));
+  const beats = h('figure', { class: 'rules-figure beats-figure' },
+    h('figcaption', {}, t.beatsCaption),
+    h('ul', { class: 'beats' }, t.beats.map((b) => h('li', {},
+      h('span', { class: 'beat-pair', 'aria-hidden': 'true' },
+        icon(game, b.a, sideOf(game, b.a, 0)), h('span', { class: 'beat-arrow' }, '›'), icon(game, b.b, sideOf(game, b.b, 1))),
+      h('span', {}, h('span', { class: 'sr-only' }, `${plainName(game, b.a)} ${COMMON.takes} ${plainName(game, b.b)}: `), b.text)))));
+  return h('div', { class: 'hierarchy' }, ...ladders, beats);
+}
+
+/** The options, each with its own anchor (#opt-KEY) for the lobby's help links. */
+function optionsSection(/** @type {GameName} */ game) {
+  const t = RULES[game];
+  const g = spec(game);
+  return h('section', { class: 'card rules-section', id: 'options', 'aria-labelledby': 'options-h' },
+    h('h2', { id: 'options-h' }, COMMON.sections.options),
+    h('p', {}, t.optionsIntro),
+    h('dl', { class: 'rules-options' }, g.options.flatMap((o) => {
+      const def = o.type === 'bool' ? null : o.choices?.find((c) => c[0] === String(o.default))?.[1];
+      return [
+        h('dt', { id: `opt-${o.key}` }, o.label),
+        h('dd', {}, t.options[o.key] ?? o.help ?? '', def ? h('span', { class: 'muted' }, ` ${COMMON.optionDefault}: ${def}.`) : null),
+      ];
+    })));
+}
+
+/** The whole rules page of one game. */
+export function rulesPage(/** @type {GameName} */ game) {
+  const t = RULES[game];
+  const sections = t.sections.map((s) => {
+    /** @type {HTMLElement[]} */
+    const body = [h('h2', { id: `${s.id}-h` }, s.heading), ...s.paras.map((p) => h('p', {}, p))];
+    if (s.list) body.push(h('ul', {}, s.list.map((x) => h('li', {}, x))));
+    if (s.id === 'board') body.push(boardDiagram(game));
+    if (s.id === 'pieces') body.push(piecesTable(game), hierarchy(game));
+    return h('section', { class: 'card rules-section', id: s.id, 'aria-labelledby': `${s.id}-h` }, ...body);
+  });
+  const toc = h('nav', { class: 'card rules-toc', 'aria-label': COMMON.contents },
+    h('h2', {}, COMMON.contents),
+    h('ul', {}, [...t.sections.map((s) => [s.id, s.heading]), ['options', COMMON.sections.options]].map(([id, text]) => h('li', {}, h('a', { href: `#${id}` }, text)))));
+  const others = h('nav', { class: 'card rules-others', 'aria-label': COMMON.otherGames },
+    h('h2', {}, COMMON.otherGames),
+    h('ul', {}, GAME_NAMES.filter((n) => n !== game).map((n) => h('li', {}, h('a', { href: `/rules/${n}`, 'data-link': true }, RULES[n].title)))));
+  return h('article', { class: `rules rules-${game}`, dataset: { rules: game } },
+    h('header', { class: 'rules-head' }, h('h1', {}, `${COMMON.rules}: ${t.title}`), h('p', { class: 'lead' }, t.lead),
+      h('a', { class: 'btn primary', href: `/?game=${game}`, 'data-link': true }, COMMON.playCta)),
+    toc, ...sections, optionsSection(game), others);
+}
+
+/** The document title of a rules page. */
+export function rulesTitle(/** @type {GameName} */ game) {
+  return COMMON.pageTitle(RULES[game].title);
+}

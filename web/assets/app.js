@@ -126,6 +126,7 @@ function lobbyScreen() {
   const mine = h('ul', { class: 'list', id: 'my-games', 'aria-label': 'Your games' });
   const ended = h('ul', { class: 'list', id: 'ended-games', 'aria-label': 'Recent games' });
   replace(main, h('div', { class: 'lobby' },
+    h('h1', { class: 'sr-only' }, 'salpakan lobby'),
     h('div', { class: 'lobby-main' }, createForm()),
     h('div', { class: 'lobby-lists' },
       h('section', { class: 'card' }, h('h2', {}, 'Open seeks'), seeks),
@@ -563,6 +564,7 @@ function gameScreen(/** @type {string} */ id) {
     const onBoard = !!board?.el.contains(document.activeElement);
     root.replaceChildren(
       h('div', { class: 'play-area' },
+        h('h1', { class: 'sr-only' }, g.title),
         resultBanner(g),
         playerBar(g, top, 'top'),
         h('div', { class: 'board-wrap' }, board.el),
@@ -748,7 +750,7 @@ function gameScreen(/** @type {string} */ id) {
       h('span', { class: `seat-chip side-${side || 'none'}`, 'aria-hidden': 'true' }),
       h('span', { class: 'who' }, h('strong', {}, p?.name ?? cap(seat)), p?.bot ? h('span', { class: 'badge' }, 'bot') : null,
         h('small', {}, g.name === 'banqi' ? (side ? cap(side) : 'colour not yet known') : cap(seat)), seat === st.seat ? h('small', { class: 'you' }, ' (you)') : null),
-      h('span', { class: 'captured', 'aria-label': `${cap(seat)}’s lost pieces` }, captured.map((c) => pieceElement(g.name, c === '?' ? null : c, g.name === 'banqi' ? colourOf(c) : seat))),
+      h('span', { class: 'captured', role: 'img', 'aria-label': `${cap(seat)}’s lost pieces: ${captured.length ? captured.map((c) => c === '?' ? 'unknown' : pieceName(g.name, c)).join(', ') : 'none'}` }, captured.map((c) => pieceElement(g.name, c === '?' ? null : c, g.name === 'banqi' ? colourOf(c) : seat))),
       st.clock ? h('span', { class: 'clock', dataset: { clock: seat }, role: 'timer' }, '') : null);
   }
 

@@ -101,7 +101,7 @@ export class Board {
     this.cells = new Map();
     this.el = h('div', {
       class: `board board-${game.name}`,
-      role: 'grid',
+      role: 'group',
       'aria-label': `${game.title} board`,
       style: `--files:${game.files};--ranks:${game.ranks}`,
     });
@@ -118,8 +118,9 @@ export class Board {
           'aria-label': name,
           disabled: lake,
         });
-        if (f === 0) cell.append(h('span', { class: 'coord rank-label', 'aria-hidden': 'true' }, String(rank + 1)));
-        if (r === game.ranks - 1) cell.append(h('span', { class: 'coord file-label', 'aria-hidden': 'true' }, String.fromCharCode(97 + file)));
+        // coordinates are drawn by CSS (data-c), so that a square's name is its label alone
+        if (f === 0) cell.append(h('span', { class: 'coord rank-label', 'aria-hidden': 'true', dataset: { c: String(rank + 1) } }));
+        if (r === game.ranks - 1) cell.append(h('span', { class: 'coord file-label', 'aria-hidden': 'true', dataset: { c: String.fromCharCode(97 + file) } }));
         this.cells.set(name, cell);
         this.el.append(cell);
       }

@@ -840,7 +840,8 @@ function rulesScreen(/** @type {import('./pieces.js').GameName} */ game) {
   header();
   document.getElementById('nav-rules')?.setAttribute('href', `/rules/${game}`);
   document.title = rulesTitle(game);
-  replace(main, rulesPage(game));
+  // a link within the page (#section) only scrolls: the page stays as it is
+  if (!main.querySelector(`[data-rules="${game}"]`)) replace(main, rulesPage(game));
   const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
   if (target) target.scrollIntoView();
   else window.scrollTo(0, 0);

@@ -45,7 +45,10 @@ function boardDiagram(/** @type {GameName} */ game) {
   const t = RULES[game];
   const samples = BOARD_SAMPLES[game];
   const areas = g.hasSetup ? [setupRanks(g, 0), setupRanks(g, 1)] : [[], []];
-  const grid = h('div', { class: `rules-board rules-board-${game}`, role: 'img', 'aria-label': t.boardCaption, style: `--files:${g.files};--ranks:${g.ranks}` });
+  const grid = h('div', { class: `rules-board rules-board-${game}`, role: 'img', 'aria-label': t.boardCaption });
+  // through the CSSOM, which a Content-Security-Policy without 'unsafe-inline' styles allows
+  grid.style.setProperty('--files', String(g.files));
+  grid.style.setProperty('--ranks', String(g.ranks));
   for (let r = g.ranks - 1; r >= 0; r--) {
     for (let f = 0; f < g.files; f++) {
       const name = sq(f, r);

@@ -46,6 +46,12 @@ for (const g of GAMES) {
       assert.equal(await dd.count(), 1, `option ${key} explained`);
       assert.ok(((await dd.textContent()) ?? '').length > 20, `option ${key} has a real explanation`);
     }
+    // the contents link to their sections
+    await page.getByRole('navigation', { name: 'On this page' }).getByRole('link', { name: 'Options' }).click();
+    await page.waitForFunction(() => {
+      const r = document.getElementById('options')?.getBoundingClientRect();
+      return !!r && r.top >= 0 && r.top < window.innerHeight;
+    });
     const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
     assert.ok(widths.scroll <= widths.inner, `no sideways scroll at 390 px: ${widths.scroll} > ${widths.inner}`);
     await page.screenshot({ path: path.join(shots, `rules-${g.game}-phone.png`), fullPage: true });

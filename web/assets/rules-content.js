@@ -55,6 +55,16 @@ export const COMMON = {
   optionDefault: 'Default',
   playCta: 'Play this game',
   backToTop: 'Back to the top',
+  matrixSummary: 'Every challenge at a glance',
+  matrixCaption: 'Row: the piece that challenges. Column: the piece challenged.',
+  matrixAttacker: 'Challenger',
+  /** What each cell shows: the symbol drawn and the words read to screen readers. */
+  matrixCells: {
+    A: ['✓', 'challenger wins'],
+    D: ['✗', 'challenger eliminated'],
+    B: ['=', 'both eliminated'],
+  },
+  matrixLegend: '✓ the challenger eliminates the piece challenged · ✗ the challenger is eliminated · = both are eliminated',
   sections: { aim: 'The aim', board: 'The board', pieces: 'The pieces', challenge: 'Challenges', end: 'How the game ends', options: 'Options' },
 };
 

@@ -91,7 +91,42 @@ function hierarchy(/** @type {GameName} */ game) {
       h('span', { class: 'beat-pair', 'aria-hidden': 'true' },
         icon(game, b.a, sideOf(game, b.a, 0)), h('span', { class: 'beat-arrow' }, '›'), icon(game, b.b, sideOf(game, b.b, 1))),
       h('span', {}, h('span', { class: 'sr-only' }, `${plainName(game, b.a)} ${COMMON.takes} ${plainName(game, b.b)}: `), b.text)))));
-  return h('div', { class: 'hierarchy' }, ...ladders, beats);
+  return h('div', { class: 'hierarchy' }, ...ladders, beats, game === 'generals' ? generalsMatrix() : null);
+}
+
+/**
+ * The outcome of a Game of the Generals challenge, as docs/rules-generals.md states it:
+ * `A` the challenger wins, `D` the challenged piece wins, `B` both are eliminated.
+ * (The arbiter on the server decides real games; the browser test checks this table against
+ * the engine's own matrix in crates/engine/tests/generals.rs.)
+ */
+export function generalsDuel(/** @type {string} */ a, /** @type {string} */ d) {
+  if (a === 'FLG') return d === 'FLG' ? 'A' : 'D';
+  if (d === 'FLG') return 'A';
+  if (a === d) return 'B';
+  if (a === 'SPY') return d === 'PVT' ? 'D' : 'A';
+  if (d === 'SPY') return a === 'PVT' ? 'A' : 'D';
+  const order = GAMES.generals.order;
+  return order.indexOf(a) < order.indexOf(d) ? 'A' : 'D';
+}
+
+/** The whole 15 × 15 challenge table of the Game of the Generals, folded away under a summary. */
+function generalsMatrix() {
+  const order = GAMES.generals.order;
+  const cells = COMMON.matrixCells;
+  const head = h('tr', {}, h('td', {}), order.map((code) => h('th', { scope: 'col', title: plainName('generals', code) },
+    icon('generals', code, 'black'), h('span', { class: 'sr-only' }, plainName('generals', code)))));
+  const rows = order.map((a) => h('tr', { dataset: { attacker: a } },
+    h('th', { scope: 'row', title: plainName('generals', a) }, icon('generals', a, 'white'), h('span', { class: 'sr-only' }, plainName('generals', a))),
+    order.map((d) => {
+      const r = /** @type {'A'|'D'|'B'} */ (generalsDuel(a, d));
+      return h('td', { class: `duel duel-${r}`, dataset: { duel: r } }, h('span', { 'aria-hidden': 'true' }, cells[r][0]), h('span', { class: 'sr-only' }, cells[r][1]));
+    })));
+  return h('details', { class: 'matrix-box' },
+    h('summary', {}, COMMON.matrixSummary),
+    h('div', { class: 'matrix-scroll' },
+      h('table', { class: 'matrix' }, h('caption', {}, COMMON.matrixCaption), h('thead', {}, head), h('tbody', {}, rows))),
+    h('p', { class: 'muted small' }, COMMON.matrixLegend));
 }
 
 /** The options, each with its own anchor (#opt-KEY) for the lobby's help links. */

@@ -53,6 +53,7 @@ for (const [size, vp] of /** @type {const} */ ([['phone', PHONE_390], ['desktop'
     for (const game of ['generals', 'stratego', 'banqi']) {
       await page.goto(`${server.url}/rules/${game}`);
       await page.locator('h1').waitFor();
+      if (game === 'generals') await page.getByText('Every challenge at a glance').click();
       await assertAccessible(page, `rules of ${game}`);
     }
     await context.close();

@@ -4,7 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer, launch, newPage, shots, enter, DESKTOP } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import { startServer, launch, newPage, shots, enter, repo, DESKTOP } from './helpers.mjs';
 
 const PHONE_390 = { width: 390, height: 844 };
 const GAMES = [
@@ -99,5 +100,24 @@ test('the game page links to the rules of the game being played', async () => {
   await page.waitForFunction(() => document.getElementById('nav-rules')?.getAttribute('href') === '/rules/banqi');
   await page.getByRole('link', { name: 'Rules', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Rules: Banqi' }).waitFor();
+  await context.close();
+});
+
+test('the Game of the Generals challenge table on the rules page is the engine\'s arbitration matrix', async () => {
+  // the engine's own test writes the matrix out by hand (row: challenger, column: challenged)
+  const src = readFileSync(path.join(repo, 'crates', 'engine', 'tests', 'generals.rs'), 'utf8');
+  const block = src.slice(src.indexOf('const MATRIX'));
+  const want = [...block.slice(0, block.indexOf('];')).matchAll(/"([ADB]{15})"/g)].map((m) => m[1]);
+  assert.equal(want.length, 15, 'the engine test\'s MATRIX was found');
+  const { page, context } = await newPage(chrome.browser, PHONE_390);
+  await page.goto(`${server.url}/rules/generals`);
+  await page.getByText('Every challenge at a glance').click();
+  await page.locator('table.matrix').waitFor();
+  const got = await page.locator('table.matrix tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => /** @type {HTMLElement} */ (c).dataset.duel).join('')));
+  assert.deepEqual(got, want);
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+  assert.ok(widths.scroll <= widths.inner, `no sideways scroll with the table open: ${widths.scroll} > ${widths.inner}`);
+  await page.locator('table.matrix').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'rules-generals-matrix-phone.png') });
   await context.close();
 });

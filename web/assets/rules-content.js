@@ -233,7 +233,7 @@ export const RULES = {
     },
     ladders: [
       { caption: 'Taiwan rules (the usual): each piece takes the ones after it; the Cannon stands outside the row.', order: ['K', 'G', 'M', 'R', 'N', 'P'] },
-      { caption: 'Hong Kong rules: no jumps, every piece captures next to it.', order: ['K', 'R', 'N', 'C', 'G', 'M', 'P'] },
+      { caption: 'Hong Kong rules: no jumps, every piece captures next to it; Soldiers capture the General, the General cannot capture Soldiers.', order: ['K', 'R', 'N', 'C', 'G', 'M', 'P'] },
       { caption: 'Mainland rules: no jumps; the General and the Soldier capture each other.', order: ['K', 'G', 'M', 'R', 'N', 'C', 'P'] },
     ],
     beatsCaption: 'The exceptions (Taiwan rules)',
@@ -246,7 +246,7 @@ export const RULES = {
     options: {
       ruleset: 'Which regional rules decide captures: Taiwan (the usual: Cannons jump), Hong Kong or Mainland, with the orders shown above.',
       capture_face_down: 'A piece may attack a face-down piece. It is turned up for everyone: if it is an enemy piece the attacker could take, it is captured; otherwise it stays, face up, and the attacker stays where it was.',
-      chain_captures: 'After a capture, the same piece may capture again in the same turn, and again, or stop (the End chain button).',
+      chain_captures: 'After a capture, the same piece may capture again in the same turn, and again, or stop (the “End capture chain” button).',
       cannon_direct: 'A Cannon may also take a Soldier or a Cannon right next to it, without jumping.',
     },
   },

@@ -39,35 +39,66 @@ impl BotKind {
         }
     }
 
-    fn params(&self) -> &'static [(&'static str, &'static str)] {
+    /// Each parameter: its name, what it does, and its range (smallest and largest value
+    /// accepted). Bounded so that no bot choice can exhaust memory or pin a core.
+    fn params(&self) -> &'static [(&'static str, &'static str, u64, u64)] {
         match self {
-            BotKind::Random => &[("seed", "mixed into the seed of every choice")],
+            BotKind::Random => &[("seed", "mixed into the seed of every choice", 0, u64::MAX)],
             BotKind::Greedy => &[
-                ("seed", "mixed into the seed of every choice"),
-                ("samples", "hidden states sampled per move (default 24)"),
+                ("seed", "mixed into the seed of every choice", 0, u64::MAX),
+                (
+                    "samples",
+                    "hidden states sampled per move (default 24)",
+                    1,
+                    MAX_SAMPLES,
+                ),
             ],
             BotKind::Mcts => &[
-                ("ms", "time budget per move in milliseconds (default 100)"),
+                (
+                    "ms",
+                    "time budget per move in milliseconds (default 100)",
+                    1,
+                    600_000,
+                ),
                 (
                     "iters",
                     "iteration budget per move; deterministic for a seed (overrides ms)",
+                    1,
+                    1_000_000,
                 ),
-                ("seed", "mixed into the seed of every choice"),
-                ("samples", "hidden states sampled per move (default 32)"),
+                ("seed", "mixed into the seed of every choice", 0, u64::MAX),
+                (
+                    "samples",
+                    "hidden states sampled per move (default 32)",
+                    1,
+                    MAX_SAMPLES,
+                ),
                 (
                     "depth",
                     "rollout plies before the evaluation (default per game)",
+                    0,
+                    1000,
                 ),
-                ("c", "exploration constant in hundredths (default 70)"),
+                (
+                    "c",
+                    "exploration constant in hundredths (default 70)",
+                    0,
+                    10_000,
+                ),
             ],
             BotKind::Command(_) | BotKind::Ucc(_) => &[(
                 "timeout",
                 "milliseconds the program may take per answer (default 5000)",
+                1,
+                3_600_000,
             )],
             BotKind::Ntu(_) => crate::legacy::NTU_PARAMS,
         }
     }
 }
+
+/// The most hidden states a bot may sample per move.
+pub const MAX_SAMPLES: u64 = 1024;
 
 /// A bot choice parsed from text: `"random"`, `"greedy"`, `"mcts"`, `"mcts:ms=200"`,
 /// `"mcts:iters=5000,seed=3"`, `cmd:"python3 examples/bot.py"`; `Display` gives it back.
@@ -117,9 +148,18 @@ impl BotSpec {
     /// The same bot with one parameter set.
     ///
     /// # Errors
-    /// [`AiError::BadParameter`] if this bot has no such parameter.
+    /// [`AiError::BadParameter`] if this bot has no such parameter, [`AiError::BadSpec`]
+    /// (a sentence naming the range) if the value is outside its documented range.
     pub fn with(mut self, key: &str, value: u64) -> Result<BotSpec, AiError> {
         self.check_key(key)?;
+        if let Some(&(k, what, lo, hi)) = self.kind.params().iter().find(|p| p.0 == key) {
+            if !(lo..=hi).contains(&value) {
+                return Err(AiError::BadSpec {
+                    spec: format!("{}:{k}={value}", self.kind.name()),
+                    why: format!("{k} ({what}) is {lo} to {hi}"),
+                });
+            }
+        }
         if let Some(p) = self.params.iter_mut().find(|(k, _)| k == key) {
             p.1 = value;
         } else {
@@ -139,7 +179,7 @@ impl BotSpec {
 
     fn check_key(&self, key: &str) -> Result<(), AiError> {
         let known = self.kind.params();
-        if known.iter().any(|(k, _)| *k == key) {
+        if known.iter().any(|(k, ..)| *k == key) {
             Ok(())
         } else {
             Err(AiError::BadParameter {
@@ -147,7 +187,7 @@ impl BotSpec {
                 key: key.to_string(),
                 expected: known
                     .iter()
-                    .map(|(k, d)| format!("{k} ({d})"))
+                    .map(|(k, d, lo, hi)| format!("{k} ({d}; {lo} to {hi})"))
                     .collect::<Vec<_>>()
                     .join(", "),
             })
@@ -278,5 +318,31 @@ impl fmt::Display for BotSpec {
             write!(f, "{sep}{k}={v}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bot parameter outside its documented range is refused with a sentence naming the
+    /// range (a sample count of 10^12 once aborted the server on allocation).
+    #[test]
+    fn a_huge_bot_parameter_is_refused_with_its_range() {
+        for (text, range) in [
+            ("mcts:samples=1000000000000", "1 to 1024"),
+            ("greedy:samples=1000000000000", "1 to 1024"),
+            ("greedy:samples=0", "1 to 1024"),
+            ("mcts:iters=99999999999", "1 to 1000000"),
+            ("mcts:ms=0", "1 to 600000"),
+            ("mcts:depth=5000", "0 to 1000"),
+            ("mcts:c=100000", "0 to 10000"),
+        ] {
+            let e = text.parse::<BotSpec>().unwrap_err().to_string();
+            assert!(e.contains(range), "{text}: {e}");
+        }
+        for ok in ["greedy:samples=1024", "mcts:samples=1,depth=0,c=0", "random:seed=18446744073709551615"] {
+            assert!(ok.parse::<BotSpec>().is_ok(), "{ok}");
+        }
     }
 }

@@ -44,6 +44,9 @@ enum Command {
         /// SQLite database file (created if missing).
         #[arg(long, default_value = "salpakan.db")]
         db: PathBuf,
+        /// Limits against hostile and faulty clients (see docs/operations.md).
+        #[command(flatten)]
+        limits: serve::Limits,
     },
     /// Load-test a server on loopback: N Game of the Generals games of random moves between
     /// WebSocket clients; reports games held, moves/s, ack latency percentiles and errors.
@@ -61,6 +64,11 @@ enum Command {
         /// started in this process on a temporary database.
         #[arg(long)]
         url: Option<String>,
+        /// Also run floods against the server while the games go on (guests, seeks, chat,
+        /// joins, idle sockets, oversized frames, connection caps) and report what was
+        /// refused, the server's memory and the games' latency (in-process server only).
+        #[arg(long)]
+        abuse: bool,
     },
     /// Play bots against each other: a round robin (or gauntlet), both seats per pairing,
     /// `--jobs` games at once; prints a results table with Elo ratings and writes every
@@ -212,13 +220,14 @@ enum ImportCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Serve { addr, db } => serve::serve(&addr, &db),
+        Command::Serve { addr, db, limits } => serve::serve(&addr, &db, &limits),
         Command::Loadtest {
             games,
             rate,
             seconds,
             url,
-        } => serve::loadtest(games, rate, seconds, url),
+            abuse,
+        } => serve::loadtest(games, rate, seconds, url, abuse),
         Command::Arbiter => arbiter::serve().map_err(|e| format!("arbiter: {e}")),
         Command::Bot {
             protocol,

@@ -2,6 +2,7 @@
 //! tasks, the lobby (open seeks and games in progress) and per-user notifications.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use salpakan_engine::{GameKind, Seat};
@@ -30,6 +31,51 @@ pub struct Config {
     pub burst: u32,
     /// The largest message accepted, in bytes.
     pub max_message: usize,
+    /// Open connections allowed from one IP address (`--max-conns-per-ip`).
+    pub max_conns_per_ip: usize,
+    /// Open connections allowed in all (`--max-conns`).
+    pub max_conns: usize,
+    /// How long a client may take to send a request's headers (ms).
+    pub header_timeout_ms: u64,
+    /// How long a connection may stay silent (nothing read, or a write that does not
+    /// progress) before it is closed (ms); WebSocket pings keep live peers talking.
+    pub idle_timeout_ms: u64,
+    /// How long one HTTP request (body included) may take (ms).
+    pub request_timeout_ms: u64,
+    /// How often the server pings each WebSocket (ms).
+    pub ping_ms: u64,
+    /// The most bytes queued for one connection; a connection that lets more pile up is
+    /// closed as too slow.
+    pub max_queue_bytes: usize,
+    /// Guests one address may create per minute (sustained; `guest_burst` at once).
+    pub guests_per_minute: u32,
+    /// Guests one address may create at once.
+    pub guest_burst: u32,
+    /// Seeks and challenges one player may have open at once.
+    pub max_open_seeks: usize,
+    /// Unfinished bot games one player may have at once.
+    pub max_bot_games: usize,
+    /// How long a seek or challenge stays open once its creator is gone (no connection,
+    /// no request) (ms).
+    pub seek_idle_ms: u64,
+    /// How long the human of a bot game may stay away before the game ends (ms).
+    pub bot_game_away_ms: u64,
+    /// Chat lines one seat may send per minute (sustained; `chat_burst` at once).
+    pub chat_per_minute: u32,
+    /// Chat lines one seat may send at once.
+    pub chat_burst: u32,
+    /// Chat lines one game keeps (older ones are dropped from memory and from `sync`).
+    pub chat_keep: usize,
+    /// Chat lines one game accepts in all.
+    pub chat_max: usize,
+    /// How long a guest may stay unseen before its token (and its seat tokens) expire (ms).
+    pub guest_ttl_ms: u64,
+    /// How often the housekeeping task runs: expiring seeks and guests, forgetting rate
+    /// limits of addresses gone quiet, logging refusals (ms).
+    pub sweep_ms: u64,
+    /// Take the client's address for per-address rate limits from the last
+    /// `X-Forwarded-For` entry (behind a reverse proxy on the same host).
+    pub trust_forwarded_for: bool,
 }
 
 impl std::fmt::Debug for Config {
@@ -40,6 +86,9 @@ impl std::fmt::Debug for Config {
             .field("rate_per_s", &self.rate_per_s)
             .field("burst", &self.burst)
             .field("max_message", &self.max_message)
+            .field("max_conns_per_ip", &self.max_conns_per_ip)
+            .field("max_conns", &self.max_conns)
+            .field("idle_timeout_ms", &self.idle_timeout_ms)
             .finish_non_exhaustive()
     }
 }
@@ -53,7 +102,99 @@ impl Default for Config {
             rate_per_s: 20,
             burst: 40,
             max_message: 16 * 1024,
+            max_conns_per_ip: 64,
+            max_conns: 20_000,
+            header_timeout_ms: 10_000,
+            idle_timeout_ms: 60_000,
+            request_timeout_ms: 30_000,
+            ping_ms: 20_000,
+            max_queue_bytes: 4 << 20,
+            guests_per_minute: 10,
+            guest_burst: 20,
+            max_open_seeks: 5,
+            max_bot_games: 3,
+            seek_idle_ms: 600_000,
+            bot_game_away_ms: 600_000,
+            chat_per_minute: 20,
+            chat_burst: 10,
+            chat_keep: 100,
+            chat_max: 1000,
+            guest_ttl_ms: 90 * 24 * 3_600_000,
+            sweep_ms: 10_000,
+            trust_forwarded_for: false,
         }
+    }
+}
+
+impl Config {
+    /// Checks every limit (each must be at least 1 where 0 would refuse everything).
+    ///
+    /// # Errors
+    /// A sentence naming the setting by its `salpakan serve` flag, and its range.
+    pub fn check(&self) -> Result<()> {
+        let positive = [
+            ("max-conns-per-ip", self.max_conns_per_ip as u64),
+            ("max-conns", self.max_conns as u64),
+            ("header-timeout", self.header_timeout_ms),
+            ("idle-timeout", self.idle_timeout_ms),
+            ("request-timeout", self.request_timeout_ms),
+            ("ping", self.ping_ms),
+            ("guests-per-minute", u64::from(self.guests_per_minute)),
+            ("guest-burst", u64::from(self.guest_burst)),
+            ("max-open-seeks", self.max_open_seeks as u64),
+            ("max-bot-games", self.max_bot_games as u64),
+            ("chat-per-minute", u64::from(self.chat_per_minute)),
+            ("chat-burst", u64::from(self.chat_burst)),
+            ("ws-rate", u64::from(self.rate_per_s)),
+            ("ws-burst", u64::from(self.burst)),
+            ("sweep", self.sweep_ms),
+        ];
+        for (name, v) in positive {
+            if v == 0 {
+                return Err(Error::BadRequest(format!("--{name} must be at least 1")));
+            }
+        }
+        if self.ping_ms >= self.idle_timeout_ms {
+            return Err(Error::BadRequest(
+                "--ping must be shorter than --idle-timeout (pings keep live connections open)"
+                    .into(),
+            ));
+        }
+        if self.max_queue_bytes < 64 * 1024 {
+            return Err(Error::BadRequest(
+                "--max-queue-kib must be at least 64 KiB".into(),
+            ));
+        }
+        if self.chat_keep == 0 || self.chat_keep > self.chat_max {
+            return Err(Error::BadRequest(
+                "--chat-keep is 1 to --chat-max".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Counters for operators (and the abuse test): what was refused and why.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    /// Connections open now.
+    pub connections_open: AtomicU64,
+    /// Connections refused at accept (per-address or total cap).
+    pub connections_refused: AtomicU64,
+    /// Requests and messages refused by a rate limit or a cap on what one player may open.
+    pub rate_limited: AtomicU64,
+    /// Connections closed for falling behind (send queue over its byte limit).
+    pub slow_closed: AtomicU64,
+}
+
+impl Metrics {
+    /// The counters as JSON.
+    #[must_use]
+    pub fn json(&self) -> Value {
+        let g = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        json!({"connections_open": g(&self.connections_open),
+               "connections_refused": g(&self.connections_refused),
+               "rate_limited": g(&self.rate_limited), "slow_closed": g(&self.slow_closed)})
     }
 }
 
@@ -117,7 +258,18 @@ pub struct App {
     users: Mutex<HashMap<String, Vec<Outbox>>>,
     user_games: Mutex<HashMap<String, Vec<(String, Seat)>>>,
     ended: Mutex<std::collections::VecDeque<Value>>,
+    /// Counters for operators.
+    pub metrics: Metrics,
+    pub(crate) conns: crate::net::Counts,
+    guest_limit: governor::DefaultKeyedRateLimiter<std::net::IpAddr>,
+    /// When each user was last seen (a request, a connection opened or closed).
+    seen: Mutex<HashMap<String, u64>>,
+    /// Each player's unfinished bot games.
+    bot_games: Mutex<HashMap<String, std::collections::HashSet<String>>>,
 }
+
+/// Random bytes in a game or seek id (96 bits: not guessable).
+pub const ID_BYTES: usize = 12;
 
 /// How many recently finished public games `GET /api/games?status=ended` lists.
 const RECENT_ENDED: usize = 100;
@@ -136,7 +288,12 @@ impl App {
     /// # Errors
     /// The store cannot be opened, or a stored game does not rebuild.
     pub fn start(db: &std::path::Path, config: Config) -> Result<Arc<App>> {
+        config.check().map_err(|e| Error::Start(e.to_string()))?;
         let (store, loaded) = Store::open(db)?;
+        let quota = governor::Quota::per_minute(
+            std::num::NonZeroU32::new(config.guests_per_minute).expect("checked"),
+        )
+        .allow_burst(std::num::NonZeroU32::new(config.guest_burst).expect("checked"));
         let identity = crate::identity::GuestIdentity::new(store.clone(), loaded.guests);
         let (lobby_tx, _) = broadcast::channel(1024);
         let app = Arc::new(App {
@@ -151,6 +308,11 @@ impl App {
             users: Mutex::new(HashMap::new()),
             user_games: Mutex::new(HashMap::new()),
             ended: Mutex::new(std::collections::VecDeque::new()),
+            metrics: Metrics::default(),
+            conns: crate::net::Counts::default(),
+            guest_limit: governor::RateLimiter::keyed(quota),
+            seen: Mutex::new(HashMap::new()),
+            bot_games: Mutex::new(HashMap::new()),
         });
         for row in &loaded.finished {
             app.index_players(row);
@@ -161,8 +323,16 @@ impl App {
         let n = loaded.unfinished.len();
         for (row, events) in &loaded.unfinished {
             app.index_players(row);
-            let g = Game::restore(app.clone(), row, events)?;
-            app.spawn(&row.id, g);
+            // One game that does not rebuild (a corrupt row) must not keep the others
+            // down: it is logged and left in the store.
+            match Game::restore(app.clone(), row, events) {
+                Ok(g) => {
+                    app.spawn(&row.id, g);
+                }
+                Err(e) => {
+                    tracing::error!(game = %row.id, error = %e, "a stored game does not rebuild; it is left as it is");
+                }
+            }
         }
         tracing::info!(games = n, "restored unfinished games");
         Ok(app)
@@ -178,6 +348,14 @@ impl App {
         let Ok(players) = serde_json::from_str::<[Player; 2]>(&row.players) else {
             return;
         };
+        if row.result.is_none() && players.iter().any(|p| p.bot.is_some()) {
+            let mut bg = self.bot_games.lock().expect("lock");
+            for p in &players {
+                if let Some(u) = &p.user {
+                    bg.entry(u.clone()).or_default().insert(row.id.clone());
+                }
+            }
+        }
         let mut ug = self.user_games.lock().expect("lock");
         for s in Seat::BOTH {
             if let Some(u) = &players[s.index()].user {
@@ -244,7 +422,7 @@ impl App {
     /// # Errors
     /// A storage failure.
     pub async fn create_game(self: &Arc<Self>, spec: NewGame) -> Result<String> {
-        let id = random_hex(6);
+        let id = random_hex(ID_BYTES);
         let row = GameRow {
             id: id.clone(),
             kind: spec.kind.name().into(),
@@ -309,6 +487,17 @@ impl App {
             .entry(user.to_string())
             .or_default()
             .push(out);
+    }
+
+    /// Unregisters a connection from `user`'s notifications.
+    pub fn unsubscribe_user(&self, user: &str, out: &Outbox) {
+        let mut users = self.users.lock().expect("lock");
+        if let Some(outs) = users.get_mut(user) {
+            outs.retain(|o| !o.same(out));
+            if outs.is_empty() {
+                users.remove(user);
+            }
+        }
     }
 
     fn notify_user(&self, user: &str, frame: &str) {
@@ -382,16 +571,131 @@ impl App {
     }
 
     /// Opens a seek (public) or a challenge (by link only).
-    pub fn add_seek(&self, seek: Seek) {
+    ///
+    /// # Errors
+    /// [`Error::Limit`] when its creator already has as many open as allowed.
+    pub fn add_seek(&self, seek: Seek) -> Result<()> {
         let j = seek.json();
         let public = seek.public;
-        self.seeks
-            .lock()
-            .expect("lock")
-            .insert(seek.id.clone(), seek);
+        let mut seeks = self.seeks.lock().expect("lock");
+        let open = seeks.values().filter(|s| s.user.id == seek.user.id).count();
+        if open >= self.config.max_open_seeks {
+            drop(seeks);
+            return Err(self.limited(format!(
+                "you have {open} seeks and challenges open, the most one player may have; cancel one (DELETE /api/seeks/<id>) first"
+            )));
+        }
+        self.seen(&seek.user.id);
+        seeks.insert(seek.id.clone(), seek);
+        drop(seeks);
         if public {
             self.lobby_send(json!({"v": 1, "t": "seek_added", "seek": j}));
         }
+        Ok(())
+    }
+
+    /// Counts a refusal by a limit and returns its error.
+    pub fn limited(&self, why: String) -> Error {
+        self.metrics.rate_limited.fetch_add(1, Ordering::Relaxed);
+        Error::Limit(why)
+    }
+
+    /// Whether `ip` may create a guest now (a per-address rate).
+    ///
+    /// # Errors
+    /// [`Error::Limit`].
+    pub fn check_guest_rate(&self, ip: std::net::IpAddr) -> Result<()> {
+        self.guest_limit.check_key(&ip).map_err(|_| {
+            self.limited(format!(
+                "too many new guests from your address: at most {} a minute; keep your guest token and use it again",
+                self.config.guests_per_minute
+            ))
+        })
+    }
+
+    /// Whether `user` may start another bot game.
+    ///
+    /// # Errors
+    /// [`Error::Limit`].
+    pub fn check_bot_games(&self, user: &str) -> Result<()> {
+        let n = self
+            .bot_games
+            .lock()
+            .expect("lock")
+            .get(user)
+            .map_or(0, std::collections::HashSet::len);
+        if n >= self.config.max_bot_games {
+            return Err(self.limited(format!(
+                "you have {n} unfinished bot games, the most one player may have; finish or resign one first"
+            )));
+        }
+        Ok(())
+    }
+
+    /// A game with a bot seat has ended.
+    pub fn bot_game_over(&self, game: &str, players: &[Player; 2]) {
+        let mut bg = self.bot_games.lock().expect("lock");
+        for p in players {
+            if let Some(u) = &p.user {
+                if let Some(set) = bg.get_mut(u) {
+                    set.remove(game);
+                    if set.is_empty() {
+                        bg.remove(u);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `user` was seen now (a request, a connection opened or closed).
+    pub fn seen(&self, user: &str) {
+        let now = self.now();
+        let mut s = self.seen.lock().expect("lock");
+        if let Some(t) = s.get_mut(user) {
+            *t = now;
+        } else {
+            s.insert(user.to_string(), now);
+        }
+    }
+
+    /// Whether `user` has a connection open (said `hello`).
+    fn online(&self, user: &str) -> bool {
+        self.users
+            .lock()
+            .expect("lock")
+            .get(user)
+            .is_some_and(|outs| outs.iter().any(|o| !o.tx.is_closed()))
+    }
+
+    /// Housekeeping, run every [`Config::sweep_ms`]: closes the seeks and challenges of
+    /// creators gone longer than [`Config::seek_idle_ms`], forgets the rate limits of
+    /// quiet addresses, and logs what the limits refused since the last time.
+    pub fn sweep(&self) {
+        let now = self.now();
+        let stale: Vec<String> = {
+            let seeks = self.seeks.lock().expect("lock");
+            let seen = self.seen.lock().expect("lock");
+            seeks
+                .values()
+                .filter(|s| {
+                    seen.get(&s.user.id)
+                        .is_none_or(|t| now.saturating_sub(*t) >= self.config.seek_idle_ms)
+                })
+                .map(|s| s.id.clone())
+                .collect()
+        };
+        for id in stale {
+            let Some(s) = self.seek(&id) else { continue };
+            if self.online(&s.user.id) {
+                self.seen(&s.user.id);
+                continue;
+            }
+            if self.take_seek(&id).is_some() {
+                tracing::info!(seek = %id, "a seek expired: its creator has been gone");
+            }
+        }
+        self.guest_limit.retain_recent();
+        self.guest_limit.shrink_to_fit();
     }
 
     /// A seek by id.
@@ -411,7 +715,15 @@ impl App {
 
     /// Puts a seek back (its game could not be created).
     pub fn restore_seek(&self, seek: Seek) {
-        self.add_seek(seek);
+        let j = seek.json();
+        let public = seek.public;
+        self.seeks
+            .lock()
+            .expect("lock")
+            .insert(seek.id.clone(), seek);
+        if public {
+            self.lobby_send(json!({"v": 1, "t": "seek_added", "seek": j}));
+        }
     }
 }
 

@@ -10,6 +10,8 @@ use crate::error::{Error, Result};
 
 /// The longest a server bot may think per move, in milliseconds.
 const MAX_MS: u64 = 2000;
+/// The most hidden states a server bot may sample per move.
+const MAX_SAMPLES: u64 = 128;
 
 /// A built-in bot.
 #[derive(Clone, Debug)]
@@ -49,7 +51,29 @@ impl Bot {
                 "a server bot thinks at most {MAX_MS} ms a move: give mcts:ms=<at most {MAX_MS}>"
             )));
         }
+        if spec.param("samples").is_some_and(|n| n > MAX_SAMPLES) {
+            return Err(Error::BadRequest(format!(
+                "a server bot samples at most {MAX_SAMPLES} hidden states a move: give samples=1 to {MAX_SAMPLES}"
+            )));
+        }
         Ok(Bot { spec })
+    }
+
+    /// The bot of a stored game: `name` when it still parses, else (a bot stored before its
+    /// parameters were bounded) the same kind of bot with its default parameters, else
+    /// `random`. Never fails: a stored game must not stop the server from starting.
+    #[must_use]
+    pub fn restore(game: &str, name: &str) -> Bot {
+        match Bot::parse(name) {
+            Ok(b) => b,
+            Err(e) => {
+                let kind = name.split(':').next().unwrap_or_default();
+                let b = Bot::parse(kind).unwrap_or_else(|_| Bot::parse("random").expect("random parses"));
+                tracing::warn!(game, bot = %name.chars().take(60).collect::<String>(), error = %e,
+                    fallback = %b.spec(), "a stored game's bot cannot be built; it plays with its default parameters");
+                b
+            }
+        }
     }
 
     /// The bot's name.

@@ -32,12 +32,20 @@ pub enum Error {
     /// Too many messages on this connection.
     #[error("too many messages: at most {0} a second on one connection; this one was dropped")]
     RateLimited(u32),
+    /// A limit on what one address or player may do (a rate, or how many it may have open);
+    /// the sentence says which and how to go on.
+    #[error("{0}")]
+    Limit(String),
     /// A message over the size limit.
     #[error("message too large: {0} bytes; at most {1} are accepted")]
     TooLarge(usize, usize),
     /// The store failed; the action was not taken.
     #[error("the server could not store this; nothing was changed, try again")]
     Storage(String),
+    /// The server cannot start: a bad setting, a database it cannot open or write, an
+    /// address it cannot bind. The sentence says what to fix.
+    #[error("{0}")]
+    Start(String),
     /// The server is shutting down or the game's task has stopped.
     #[error("the server is busy or shutting down; try again")]
     Unavailable,
@@ -53,9 +61,9 @@ impl Error {
             Error::Unauthorized => StatusCode::UNAUTHORIZED,
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::Rejected(_) => StatusCode::CONFLICT,
-            Error::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            Error::RateLimited(_) | Error::Limit(_) => StatusCode::TOO_MANY_REQUESTS,
             Error::TooLarge(..) => StatusCode::PAYLOAD_TOO_LARGE,
-            Error::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Error::Storage(_) | Error::Start(_) => StatusCode::INTERNAL_SERVER_ERROR,
             Error::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         }
     }

@@ -20,27 +20,47 @@ use crate::clock::{Clocks, StoredClocks, TimeControl};
 use crate::error::{Error, Result};
 use crate::store::{EventRow, GameRow, Op};
 
-/// Where a connection receives its frames. Frames that do not fit mark the connection as
-/// too slow, and it is closed.
+/// Where a connection receives its frames. Frames that do not fit (too many frames, or
+/// more than [`Outbox::max_bytes`] bytes queued) mark the connection as too slow, and it is
+/// closed.
 #[derive(Clone, Debug)]
 pub struct Outbox {
     /// Frames (JSON text).
     pub tx: mpsc::Sender<Arc<str>>,
     /// Told when the connection must close (too slow).
     pub kill: Arc<Notify>,
+    /// Bytes queued and not yet written (the writer takes off what it writes).
+    pub queued: Arc<std::sync::atomic::AtomicUsize>,
+    /// The most bytes that may be queued.
+    pub max_bytes: usize,
 }
 
 impl Outbox {
     /// Queues a frame; false when the connection is gone or too slow.
     pub fn send(&self, frame: Arc<str>) -> bool {
+        use std::sync::atomic::Ordering;
+        let n = frame.len();
+        if self.queued.fetch_add(n, Ordering::Relaxed) + n > self.max_bytes {
+            self.queued.fetch_sub(n, Ordering::Relaxed);
+            self.kill.notify_one();
+            return false;
+        }
         match self.tx.try_send(frame) {
             Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                self.kill.notify_one();
+            Err(e) => {
+                self.queued.fetch_sub(n, Ordering::Relaxed);
+                if matches!(e, mpsc::error::TrySendError::Full(_)) {
+                    self.kill.notify_one();
+                }
                 false
             }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
         }
+    }
+
+    /// Whether this is the same connection's outbox.
+    #[must_use]
+    pub fn same(&self, other: &Outbox) -> bool {
+        self.tx.same_channel(&other.tx)
     }
 }
 
@@ -225,8 +245,15 @@ pub struct Game {
     draw_offer: Option<Seat>,
     rematch_offer: Option<Seat>,
     rematch: Option<String>,
-    /// The players' chat so far (for `sync`; spectators never get it).
-    chat: Vec<Value>,
+    /// The players' last chat lines (for `sync`; spectators never get it), at most
+    /// [`crate::Config::chat_keep`].
+    chat: VecDeque<Value>,
+    /// Chat lines in the game so far (at most [`crate::Config::chat_max`] are accepted).
+    chat_count: usize,
+    /// Each seat's chat allowance (lines) and when it was last topped up (ms).
+    chat_tokens: [(f64, u64); 2],
+    /// Failed writes in a row (the reload after each backs off).
+    failures: u32,
     /// The last [`KEEP_EVENTS`] events: the frame each recipient was sent (empty for
     /// spectators when none was watching: a spectator catching up over it gets a `sync`).
     log: VecDeque<[Arc<str>; 3]>,
@@ -269,7 +296,7 @@ impl Game {
         let control: Option<TimeControl> = serde_json::from_str(&row.clock).map_err(storage)?;
         let players: [Player; 2] = serde_json::from_str(&row.players).map_err(storage)?;
         let now = app.now();
-        let bots = [0, 1].map(|i| players[i].bot.as_deref().and_then(|b| Bot::parse(b).ok()));
+        let bots = [0, 1].map(|i| players[i].bot.as_deref().map(|b| Bot::restore(&row.id, b)));
         let away = [0, 1].map(|i| players[i].bot.is_none().then_some(now));
         let mut g = Game {
             id_json: serde_json::to_string(&row.id).expect("a string serializes"),
@@ -288,7 +315,10 @@ impl Game {
             draw_offer: None,
             rematch_offer: None,
             rematch: None,
-            chat: Vec::new(),
+            chat: VecDeque::new(),
+            chat_count: 0,
+            chat_tokens: [(0.0, 0); 2],
+            failures: 0,
             log: VecDeque::new(),
             base: events.len() as u64,
             legal: (Vec::new(), String::new()),
@@ -307,6 +337,8 @@ impl Game {
             g.clocks.restore(c, now);
         }
         g.refresh_legal();
+        let burst = f64::from(g.app.config.chat_burst);
+        g.chat_tokens = [(burst, now); 2];
         Ok(g)
     }
 
@@ -320,7 +352,7 @@ impl Game {
         self.poke_bots();
         self.app.lobby_game(&self.id, self.lobby_summary());
         loop {
-            if self.broken {
+            if self.broken && !self.recover().await {
                 break;
             }
             let now = self.app.now();
@@ -342,6 +374,56 @@ impl Game {
             }
         }
         self.app.game_stopped(&self.id);
+    }
+
+    /// After a failed write (or an event that did not apply): tells the subscribers, then
+    /// rebuilds the game from the store (retrying with backoff while the store cannot be
+    /// read), keeps its subscribers and sends each a fresh `sync`. What was not stored was
+    /// never acknowledged nor sent, so nothing anyone heard of is lost. False when the
+    /// server is going away.
+    async fn recover(&mut self) -> bool {
+        let notice: Arc<str> = format!(
+            r#"{{"v":1,"t":"notice","game":{},"notice":"storage","text":"the server could not store the last action and is reloading this game; play on in a moment"}}"#,
+            self.id_json
+        )
+        .into();
+        self.subs.retain(|_, s| s.out.send(notice.clone()));
+        self.failures += 1;
+        let mut delay = Duration::from_millis(50 << self.failures.min(7).saturating_sub(1));
+        loop {
+            if self.failures > 1 {
+                tokio::time::sleep(delay.min(Duration::from_secs(5))).await;
+            }
+            let loaded = self.app.store.load_game(&self.id).await;
+            match loaded.and_then(|(row, ev)| Game::restore(self.app.clone(), &row, &ev)) {
+                Ok(mut g) => {
+                    g.me = self.me.clone();
+                    g.subs = std::mem::take(&mut self.subs);
+                    g.online = self.online;
+                    g.away_since = self.away_since;
+                    g.failures = self.failures;
+                    g.chat_tokens = self.chat_tokens;
+                    *self = g;
+                    for sub in self.subs.values() {
+                        sub.out.send(self.sync_frame(recipient(sub.viewer)));
+                        if let Viewer::Player(s) = sub.viewer {
+                            self.send_legal_to(&sub.out, s);
+                        }
+                    }
+                    self.poke_bots();
+                    tracing::warn!(game = %self.id, ver = self.ver(), "game reloaded from the store after a failed write");
+                    return true;
+                }
+                Err(e) => {
+                    tracing::error!(game = %self.id, error = %e, "cannot reload a game from the store; retrying");
+                    if self.me.upgrade().is_none() {
+                        return false;
+                    }
+                    self.failures += 1;
+                    delay *= 2;
+                }
+            }
+        }
     }
 
     fn status(&self) -> Status {
@@ -366,6 +448,9 @@ impl Game {
                 if let Some(t) = self.clocks.deadline() {
                     at(t);
                 }
+                if let Some((_, t)) = self.human_away_from_bot() {
+                    at(t + self.app.config.bot_game_away_ms);
+                }
             }
             Status::Setup => {
                 for s in Seat::BOTH {
@@ -384,7 +469,17 @@ impl Game {
         d
     }
 
-    /// Ends the game on time, or for leaving during setup, when it is due.
+    /// The human seat of a bot game and since when it has been away, while it is.
+    fn human_away_from_bot(&self) -> Option<(Seat, u64)> {
+        Seat::BOTH.into_iter().find_map(|s| {
+            let away = self.away_since[s.index()]?;
+            (self.players[s.index()].user.is_some() && self.bots[s.other().index()].is_some())
+                .then_some((s, away))
+        })
+    }
+
+    /// Ends the game on time, for leaving during setup, or when the human of a bot game has
+    /// been gone too long, when it is due.
     async fn check_time(&mut self) {
         let now = self.app.now();
         match self.status() {
@@ -396,6 +491,16 @@ impl Game {
                             reason: EndReason::Time,
                         }])
                         .await;
+                } else if let Some((s, t)) = self.human_away_from_bot() {
+                    if now >= t + self.app.config.bot_game_away_ms {
+                        tracing::info!(game = %self.id, "a bot game ends: its player has been gone");
+                        let _ = self
+                            .commit(vec![Arb::End {
+                                winner: Some(s.other().index()),
+                                reason: EndReason::Abandonment,
+                            }])
+                            .await;
+                    }
                 }
             }
             Status::Setup => {
@@ -705,6 +810,26 @@ impl Game {
                         "a chat message has 1 to 500 characters".into(),
                     ));
                 }
+                let c = &self.app.config;
+                if self.chat_count >= c.chat_max {
+                    return Err(self.app.limited(format!(
+                        "this game's chat is full ({} lines); it takes no more",
+                        c.chat_max
+                    )));
+                }
+                let now = self.app.now();
+                let (tokens, at) = &mut self.chat_tokens[i];
+                *tokens = (*tokens
+                    + now.saturating_sub(*at) as f64 * f64::from(c.chat_per_minute) / 60_000.0)
+                    .min(f64::from(c.chat_burst));
+                *at = now;
+                if *tokens < 1.0 {
+                    return Err(self.app.limited(format!(
+                        "too many chat lines: at most {} a minute; this one was not sent",
+                        c.chat_per_minute
+                    )));
+                }
+                *tokens -= 1.0;
                 vec![Arb::Chat { seat: i, text }]
             }
             Act::Claim => {
@@ -713,7 +838,13 @@ impl Game {
                 }
                 let o = seat.other();
                 let now = self.app.now();
-                let grace = self.app.config.grace_ms;
+                // During the setup phase a seat has the setup grace (3 minutes by default)
+                // to come back and set up; the game ends by itself once it is past.
+                let grace = if st == Status::Setup {
+                    self.app.config.setup_grace_ms
+                } else {
+                    self.app.config.grace_ms
+                };
                 match self.away_since[o.index()] {
                     Some(t) if now >= t + grace => vec![Arb::End {
                         winner: Some(i),
@@ -845,9 +976,15 @@ impl Game {
         if (!was_started && self.m.is_some()) || self.result.is_some() {
             self.app.lobby_game(&self.id, self.lobby_summary());
         }
-        if self.public && arbs.iter().any(|a| matches!(a, Arb::End { .. })) {
-            self.app.game_ended(self.summary());
+        if arbs.iter().any(|a| matches!(a, Arb::End { .. })) {
+            if self.public {
+                self.app.game_ended(self.summary());
+            }
+            if self.bots.iter().any(Option::is_some) {
+                self.app.bot_game_over(&self.id, &self.players);
+            }
         }
+        self.failures = 0;
         Ok(last)
     }
 
@@ -970,8 +1107,12 @@ impl Game {
                 let s = Seat::from_index(*seat);
                 let e = json!({"type": "chat", "seat": self.name(s),
                                "name": self.players[*seat].name, "text": text});
-                self.chat.push(json!({"seat": self.name(s),
+                self.chat.push_back(json!({"seat": self.name(s),
                                       "name": self.players[*seat].name, "text": text}));
+                self.chat_count += 1;
+                if self.chat.len() > self.app.config.chat_keep {
+                    self.chat.pop_front();
+                }
                 [e.clone(), e, Value::Null]
             }
             Arb::End { winner, reason } => {
@@ -1006,9 +1147,10 @@ impl Game {
     }
 
     /// Everything that was hidden, for after the end: both armies or the deal, the salts,
-    /// the seed, and the arbiter's observation.
+    /// the seed, and the arbiter's observation. Nothing for a game played with
+    /// `reveal_at_end=false`.
     fn reveal(&self) -> Value {
-        if self.result.is_none() {
+        if self.result.is_none() || !reveals_at_end(&self.options) {
             return Value::Null;
         }
         let Some(m) = &self.m else {
@@ -1075,7 +1217,7 @@ impl Game {
         });
         if let Some(s) = viewer.seat() {
             st["your_setup"] = self.setups[s.index()].clone().unwrap_or(Value::Null);
-            st["chat"] = Value::Array(self.chat.clone());
+            st["chat"] = Value::Array(self.chat.iter().cloned().collect());
         }
         if let Some(m) = &self.m {
             let commitments: serde_json::Map<String, Value> = m
@@ -1140,6 +1282,11 @@ impl Game {
                 "the full record is available once the game is over; a seat may download its own copy with its seat token".into(),
             ));
         }
+        if copy == Copy::Full && !reveals_at_end(&self.options) {
+            return Err(Error::Forbidden(
+                "this game was played with reveal_at_end=false: its full record is never published; each player may download their own copy with their seat token".into(),
+            ));
+        }
         let mut m = m.clone_box();
         for s in Seat::BOTH {
             let tag = match s {
@@ -1176,6 +1323,9 @@ impl Game {
     /// Starts whatever the bots must do now: a setup, a move, an answer to a draw offer or
     /// a rematch offer.
     fn poke_bots(&mut self) {
+        if self.broken {
+            return;
+        }
         let Some(me) = self.me.upgrade() else { return };
         for s in Seat::BOTH {
             let i = s.index();
@@ -1245,6 +1395,17 @@ impl Game {
 
 fn storage(e: impl std::fmt::Display) -> Error {
     Error::Storage(e.to_string())
+}
+
+/// Whether a game's canonical options reveal everything at the end (`reveal_at_end`,
+/// on unless a game's options turn it off).
+#[must_use]
+pub fn reveals_at_end(options: &Value) -> bool {
+    match options.get("reveal_at_end") {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(s)) => s != "false",
+        _ => true,
+    }
 }
 
 /// A fresh random number from the operating system's secure source.

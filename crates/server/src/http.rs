@@ -1,10 +1,11 @@
 //! The HTTP JSON API under `/api` (see `docs/protocol.md`).
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use salpakan_engine::{Copy, GameKind, Seat};
@@ -35,9 +36,28 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 fn user(app: &App, headers: &HeaderMap) -> Result<User> {
-    bearer(headers)
+    let u = bearer(headers)
         .and_then(|t| app.identity.authenticate(t))
-        .ok_or(Error::Unauthorized)
+        .ok_or(Error::Unauthorized)?;
+    app.seen(&u.id);
+    Ok(u)
+}
+
+/// The client's address for per-address limits: the connection's peer, or behind a
+/// trusted reverse proxy the last `X-Forwarded-For` entry.
+fn client_ip(app: &App, peer: Option<SocketAddr>, headers: &HeaderMap) -> IpAddr {
+    let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |a| a.ip());
+    if !app.config.trust_forwarded_for {
+        return peer;
+    }
+    headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .next_back()
+        .and_then(|ip| ip.trim().parse().ok())
+        .unwrap_or(peer)
 }
 
 #[derive(Deserialize)]
@@ -47,9 +67,15 @@ struct GuestReq {
     name: Option<String>,
 }
 
-/// `POST /api/guest`: a new guest identity.
-pub async fn guest(State(app): State<Arc<App>>, body: Bytes) -> Result<Json<Value>> {
+/// `POST /api/guest`: a new guest identity (rate-limited per address).
+pub async fn guest(
+    State(app): State<Arc<App>>,
+    peer: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>> {
     let req: GuestReq = parse(&body)?;
+    app.check_guest_rate(client_ip(&app, peer.map(|c| c.0.0), &headers))?;
     let (u, token) = app.identity.create_guest(req.name).await?;
     Ok(Json(
         json!({"v": 1, "id": u.id, "name": u.name, "token": token}),
@@ -140,7 +166,7 @@ fn new_seek(app: &App, headers: &HeaderMap, body: &Bytes, public: bool) -> Resul
     }
     let c = check_game(&req)?;
     let seek = Seek {
-        id: random_hex(10),
+        id: random_hex(crate::app::ID_BYTES),
         user: u,
         kind: c.kind,
         options: c.options,
@@ -148,7 +174,7 @@ fn new_seek(app: &App, headers: &HeaderMap, body: &Bytes, public: bool) -> Resul
         seat: c.seat,
         public,
     };
-    app.add_seek(seek.clone());
+    app.add_seek(seek.clone())?;
     Ok(seek)
 }
 
@@ -267,6 +293,7 @@ pub async fn bot_game(
     let req: GameReq = parse(&body)?;
     let c = check_game(&req)?;
     let bot = Bot::parse(req.bot.as_deref().unwrap_or("random"))?;
+    app.check_bot_games(&u.id)?;
     let seat = c.seat.unwrap_or(if random_u64() & 1 == 0 {
         Seat::First
     } else {
@@ -429,10 +456,10 @@ pub async fn record(
         .ask(&id, Cmd::Summary { reply: summary_tx }, summary_rx)
         .await?;
     let over = summary["status"] == "ended";
-    let copy = match (over, seat) {
-        (true, _) => Copy::Full,
+    let reveals = crate::game::reveals_at_end(&summary["options"]);
+    let copy = match (over && reveals, seat) {
+        (true, _) | (false, None) => Copy::Full,
         (false, Some(s)) => Copy::Seat(s),
-        (false, None) => Copy::Full,
     };
     let (tx, rx) = oneshot::channel();
     let text = app.ask(&id, Cmd::Record { copy, reply: tx }, rx).await??;

@@ -32,10 +32,11 @@ pub mod game;
 mod http;
 pub mod identity;
 pub mod loadtest;
+mod net;
 pub mod store;
 mod ws;
 
-pub use app::{App, Config};
+pub use app::{App, Config, Metrics};
 pub use clock::{ManualTime, SystemTime, TimeControl, TimeSource};
 pub use error::{Error, Result};
 
@@ -43,9 +44,14 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
+use std::time::Duration;
+
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::http::{StatusCode, header};
 use axum::routing::{any, get, post};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
 /// The server's routes: `/api/...` and `/ws`. Other paths are left to the web client.
 pub fn router(app: Arc<App>) -> Router {
@@ -71,7 +77,35 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/ws", get(ws::upgrade))
         .fallback(get(web_client))
         .layer(DefaultBodyLimit::max(64 * 1024))
+        .layer(
+            tower::ServiceBuilder::new()
+                .layer(TimeoutLayer::with_status_code(
+                    StatusCode::REQUEST_TIMEOUT,
+                    Duration::from_millis(app.config.request_timeout_ms),
+                ))
+                .layer(RequestBodyTimeoutLayer::new(Duration::from_millis(
+                    app.config.request_timeout_ms,
+                )))
+                .layer(header(header::CONTENT_SECURITY_POLICY, CSP))
+                .layer(header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+                .layer(header(header::REFERRER_POLICY, "no-referrer"))
+                .layer(header(header::X_FRAME_OPTIONS, "DENY")),
+        )
         .with_state(app)
+}
+
+/// The Content-Security-Policy of every answer: scripts, styles and connections from the
+/// server itself only (inline styles are allowed: the piece sprites carry them), never
+/// framed.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
+form-action 'self'; frame-ancestors 'none'";
+
+fn header(
+    name: axum::http::HeaderName,
+    value: &'static str,
+) -> SetResponseHeaderLayer<axum::http::HeaderValue> {
+    SetResponseHeaderLayer::if_not_present(name, axum::http::HeaderValue::from_static(value))
 }
 
 /// Every other GET: the embedded web client (`crates/webui`); client routes get `index.html`.
@@ -104,15 +138,41 @@ impl Server {
         let app = App::start(db, config)?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .map_err(|e| Error::BadRequest(format!("cannot listen on {addr}: {e}")))?;
+            .map_err(|e| Error::Start(format!("cannot listen on {addr}: {e}")))?;
         let addr = listener
             .local_addr()
-            .map_err(|e| Error::BadRequest(e.to_string()))?;
+            .map_err(|e| Error::Start(e.to_string()))?;
         let r = router(app.clone());
+        let sweeper = {
+            let app = Arc::downgrade(&app);
+            let every = Duration::from_millis(app.upgrade().map_or(10_000, |a| a.config.sweep_ms));
+            tokio::spawn(async move {
+                let mut last = (0, 0);
+                loop {
+                    tokio::time::sleep(every).await;
+                    let Some(app) = app.upgrade() else { return };
+                    app.sweep();
+                    let m = &app.metrics;
+                    let now = (
+                        m.connections_refused.load(std::sync::atomic::Ordering::Relaxed),
+                        m.rate_limited.load(std::sync::atomic::Ordering::Relaxed),
+                    );
+                    if now != last {
+                        tracing::warn!(
+                            connections_refused = now.0 - last.0,
+                            rate_limited = now.1 - last.1,
+                            connections_open = m.connections_open.load(std::sync::atomic::Ordering::Relaxed),
+                            "limits refused requests since the last report"
+                        );
+                        last = now;
+                    }
+                }
+            })
+        };
+        let a = app.clone();
         let task = tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, r).await {
-                tracing::error!(error = %e, "the server stopped");
-            }
+            let _stop_sweeper = AbortOnDrop(sweeper);
+            net::serve(a, listener, r).await;
         });
         Ok(Server { addr, app, task })
     }
@@ -128,17 +188,25 @@ impl Server {
     }
 }
 
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// `salpakan serve`: runs a server until Ctrl-C, printing the URL it listens on.
 ///
 /// # Errors
-/// The store cannot be opened or the address cannot be bound.
-pub fn serve_blocking(addr: SocketAddr, db: &Path) -> Result<()> {
+/// A bad setting, the store cannot be opened or written, or the address cannot be bound.
+pub fn serve_blocking(addr: SocketAddr, db: &Path, config: Config) -> Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| Error::BadRequest(e.to_string()))?;
     rt.block_on(async {
-        let server = Server::start(addr, db, Config::default()).await?;
+        let server = Server::start(addr, db, config).await?;
         say(&format!(
             "salpakan server listening on http://{}\ndatabase: {}\n",
             server.addr,

@@ -28,6 +28,8 @@ pub struct Options {
     /// A running server (`http://127.0.0.1:8080`); none starts one in this process on a
     /// temporary database.
     pub url: Option<String>,
+    /// Also run the floods of [`abuse`] against the (in-process) server.
+    pub abuse: bool,
 }
 
 /// What was measured.

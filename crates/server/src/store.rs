@@ -89,6 +89,7 @@ type Job = (Vec<Op>, oneshot::Sender<std::result::Result<(), String>>);
 pub struct Store {
     tx: mpsc::UnboundedSender<Job>,
     reader: Arc<Mutex<Connection>>,
+    fail: Arc<std::sync::atomic::AtomicU32>,
 }
 
 /// What the store holds at start-up.
@@ -168,7 +169,24 @@ impl Store {
     /// # Errors
     /// As [`Store::open`].
     pub fn open_with(path: &Path, restart_frames: i64) -> Result<(Store, Loaded)> {
-        let w = open_conn(path).map_err(storage)?;
+        let cannot = |e: rusqlite::Error| {
+            Error::Start(format!(
+                "cannot use the database {}: {e}; check that the file and its folder exist, are writable by this user and that the disk has space",
+                path.display()
+            ))
+        };
+        let w = open_conn(path).map_err(cannot)?;
+        // A server that cannot write must not start (it would say "listening" and then
+        // refuse every game): write once now, in a transaction that changes nothing.
+        w.execute_batch(
+            "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
+             INSERT OR REPLACE INTO meta (key, value) VALUES ('write_check', 1);
+             DELETE FROM meta WHERE key='write_check'; COMMIT;",
+        )
+        .map_err(|e| {
+            let _ = w.execute_batch("ROLLBACK");
+            cannot(e)
+        })?;
         // The writer's page cache holds the pages it inserts into (the default is 2 MB).
         w.pragma_update(None, "cache_size", -131_072)
             .map_err(storage)?;
@@ -269,6 +287,7 @@ impl Store {
             Store {
                 tx,
                 reader: Arc::new(Mutex::new(reader)),
+                fail: Arc::new(std::sync::atomic::AtomicU32::new(0)),
             },
             loaded,
         ))
@@ -280,6 +299,14 @@ impl Store {
     /// # Errors
     /// [`Error::Storage`] when the write failed; nothing was written.
     pub async fn write(&self, ops: Vec<Op>) -> Result<()> {
+        if self.fail.load(Ordering::Relaxed) > 0
+            && self
+                .fail
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                .is_ok()
+        {
+            return Err(Error::Storage("database or disk is full (a drill)".into()));
+        }
         let (tx, rx) = oneshot::channel();
         self.tx.send((ops, tx)).map_err(|_| Error::Unavailable)?;
         match rx.await {
@@ -287,6 +314,12 @@ impl Store {
             Ok(Err(e)) => Err(Error::Storage(e)),
             Err(_) => Err(Error::Unavailable),
         }
+    }
+
+    /// Makes the next `n` writes fail as a full disk would, without touching the database:
+    /// a fault drill for tests and operators (nothing is written by a failed write).
+    pub fn fail_next_writes(&self, n: u32) {
+        self.fail.store(n, Ordering::Relaxed);
     }
 
     /// Loads one game (finished or not) with its events.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use axum::Extension;
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
@@ -25,15 +26,41 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 /// Consecutive refused (rate-limited) messages after which a connection is closed.
 const MAX_STRIKES: u32 = 200;
 
-/// `GET /ws`: upgrades to a WebSocket.
-pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response {
+/// `GET /ws`: upgrades to a WebSocket. The connection keeps its place under the
+/// per-address cap for its life.
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(app): State<Arc<App>>,
+    place: Option<Extension<Arc<crate::net::Place>>>,
+) -> Response {
     let limit = app.config.max_message.saturating_mul(4).max(64 * 1024);
     // Messages are small: a small read buffer (the default, 128 KiB, is zero-filled
     // before every read).
     ws.max_message_size(limit)
         .max_frame_size(limit)
         .read_buffer_size(4096)
-        .on_upgrade(move |s| connection(app, s))
+        .on_upgrade(move |s| async move {
+            connection(app, s).await;
+            drop(place);
+        })
+}
+
+/// The `id` of a message, read without building the rest of it (for errors about the
+/// message as a whole: too large, too many).
+fn request_id(text: &str) -> Option<Value> {
+    #[derive(serde::Deserialize)]
+    struct IdOnly {
+        #[serde(default)]
+        id: Option<Value>,
+    }
+    serde_json::from_str::<IdOnly>(text).ok()?.id
+}
+
+/// Whether a read error is a frame or message over the size limit.
+fn too_large(e: axum::Error) -> bool {
+    e.into_inner()
+        .downcast_ref::<tokio_tungstenite::tungstenite::Error>()
+        .is_some_and(|e| matches!(e, tokio_tungstenite::tungstenite::Error::Capacity(_)))
 }
 
 struct Bucket {
@@ -71,21 +98,38 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Arc<str>>(1024);
     let kill = Arc::new(Notify::new());
+    let queued = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let out = Outbox {
         tx,
         kill: kill.clone(),
+        queued: queued.clone(),
+        max_bytes: app.config.max_queue_bytes,
     };
+    let ping_every = std::time::Duration::from_millis(app.config.ping_ms);
     let writer = tokio::spawn(async move {
+        // The server pings every `ping_ms`: a live peer answers (and so keeps the
+        // connection under its idle timeout), a dead one does not and is closed.
+        let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
         // Frames queued together go out in one write (one flush for all of them). Before
         // writing, the writer lets the tasks that are ready run once: a move's event and its
         // acknowledgement (queued by two tasks) then usually leave in one write.
-        'frames: while let Some(mut f) = rx.recv().await {
+        'frames: loop {
+            let mut f = tokio::select! {
+                f = rx.recv() => match f { Some(f) => f, None => break },
+                _ = ping.tick() => {
+                    if sink.send(Message::Ping(Default::default())).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+            };
             let mut yielded = false;
             loop {
                 if f.is_empty() {
                     let _ = sink.flush().await;
                     break 'frames;
                 }
+                queued.fetch_sub(f.len(), Ordering::Relaxed);
                 if sink.feed(Message::Text(f.as_ref().into())).await.is_err() {
                     break 'frames;
                 }
@@ -127,36 +171,49 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         let msg = tokio::select! {
             m = stream.next() => m,
             () = kill.notified() => {
+                c.app.metrics.slow_closed.fetch_add(1, Ordering::Relaxed);
                 tracing::info!(conn = c.id, "closing a connection that does not keep up");
                 break;
             }
         };
         let text = match msg {
             Some(Ok(Message::Text(t))) => t,
-            Some(Ok(Message::Binary(_))) => {
+            Some(Ok(Message::Binary(b))) => {
                 c.error(
                     &Error::BadRequest(
                         "send text frames holding one JSON message each, not binary frames".into(),
                     ),
-                    None,
+                    std::str::from_utf8(&b).ok().and_then(request_id).as_ref(),
                 );
                 continue;
             }
-            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+            Some(Err(e)) => {
+                if too_large(e) {
+                    // The documented answer, then the connection closes (the rest of the
+                    // frame cannot be skipped).
+                    c.error(&Error::TooLarge(c.app.config.max_message + 1, c.app.config.max_message), None);
+                }
+                break;
+            }
+            Some(Ok(Message::Close(_))) | None => break,
             Some(Ok(_)) => continue,
         };
         if !bucket.take() {
             strikes += 1;
+            c.app.metrics.rate_limited.fetch_add(1, Ordering::Relaxed);
             if strikes >= MAX_STRIKES {
                 tracing::info!(conn = c.id, "closing a flooding connection");
                 break;
             }
-            c.error(&Error::RateLimited(c.app.config.rate_per_s), None);
+            c.error(&Error::RateLimited(c.app.config.rate_per_s), request_id(text.as_str()).as_ref());
             continue;
         }
         strikes = 0;
         if text.len() > c.app.config.max_message {
-            c.error(&Error::TooLarge(text.len(), c.app.config.max_message), None);
+            c.error(
+                &Error::TooLarge(text.len(), c.app.config.max_message),
+                request_id(text.as_str()).as_ref(),
+            );
             continue;
         }
         let v: Value = match serde_json::from_str(text.as_str()) {
@@ -185,9 +242,7 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
             Err(e) => c.error(&e, id.as_ref()),
         }
     }
-    for (tx, _) in c.joined.values() {
-        let _ = tx.send(Cmd::Leave { conn: c.id }).await;
-    }
+    c.reset().await;
     if let Some(l) = c.lobby.take() {
         l.abort();
     }
@@ -217,6 +272,17 @@ impl Conn {
         self.out.send(e.to_json(id).to_string().into());
     }
 
+    /// Drops what this connection follows: its user's notifications and every game joined.
+    async fn reset(&mut self) {
+        if let Some(u) = self.user.take() {
+            self.app.unsubscribe_user(&u.id, &self.out);
+            self.app.seen(&u.id);
+        }
+        for (_, (tx, _)) in self.joined.drain() {
+            let _ = tx.send(Cmd::Leave { conn: self.id }).await;
+        }
+    }
+
     async fn handle(&mut self, v: &Value) -> Result<Option<Value>> {
         if v.get("v").and_then(Value::as_u64) != Some(1) {
             return Err(Error::BadRequest(
@@ -232,9 +298,13 @@ impl Conn {
                     .identity
                     .authenticate(field(v, "token")?)
                     .ok_or(Error::Unauthorized)?;
-                if self.user.is_none() {
+                if self.user.as_ref() != Some(&u) {
+                    // A new identity on this connection: nothing of the previous one stays
+                    // (its notifications, its seats).
+                    self.reset().await;
                     self.app.subscribe_user(&u.id, self.out.clone());
                 }
+                self.app.seen(&u.id);
                 let r = json!({"v": 1, "t": "welcome", "user": u.id, "name": u.name});
                 self.user = Some(u);
                 Ok(Some(r))

@@ -341,7 +341,11 @@ mod tests {
             let e = text.parse::<BotSpec>().unwrap_err().to_string();
             assert!(e.contains(range), "{text}: {e}");
         }
-        for ok in ["greedy:samples=1024", "mcts:samples=1,depth=0,c=0", "random:seed=18446744073709551615"] {
+        for ok in [
+            "greedy:samples=1024",
+            "mcts:samples=1,depth=0,c=0",
+            "random:seed=18446744073709551615",
+        ] {
             assert!(ok.parse::<BotSpec>().is_ok(), "{ok}");
         }
     }

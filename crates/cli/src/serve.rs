@@ -202,8 +202,20 @@ mod tests {
         assert_eq!(format!("{c:?}"), format!("{:?}", Config::default()));
         let d = Config::default();
         assert_eq!(
-            (c.max_queue_bytes, c.guest_ttl_ms, c.chat_keep, c.seek_idle_ms, c.header_timeout_ms),
-            (d.max_queue_bytes, d.guest_ttl_ms, d.chat_keep, d.seek_idle_ms, d.header_timeout_ms)
+            (
+                c.max_queue_bytes,
+                c.guest_ttl_ms,
+                c.chat_keep,
+                c.seek_idle_ms,
+                c.header_timeout_ms
+            ),
+            (
+                d.max_queue_bytes,
+                d.guest_ttl_ms,
+                d.chat_keep,
+                d.seek_idle_ms,
+                d.header_timeout_ms
+            )
         );
     }
 

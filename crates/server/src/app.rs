@@ -166,9 +166,7 @@ impl Config {
             ));
         }
         if self.chat_keep == 0 || self.chat_keep > self.chat_max {
-            return Err(Error::BadRequest(
-                "--chat-keep is 1 to --chat-max".into(),
-            ));
+            return Err(Error::BadRequest("--chat-keep is 1 to --chat-max".into()));
         }
         Ok(())
     }

@@ -68,7 +68,8 @@ impl Bot {
             Ok(b) => b,
             Err(e) => {
                 let kind = name.split(':').next().unwrap_or_default();
-                let b = Bot::parse(kind).unwrap_or_else(|_| Bot::parse("random").expect("random parses"));
+                let b = Bot::parse(kind)
+                    .unwrap_or_else(|_| Bot::parse("random").expect("random parses"));
                 tracing::warn!(game, bot = %name.chars().take(60).collect::<String>(), error = %e,
                     fallback = %b.spec(), "a stored game's bot cannot be built; it plays with its default parameters");
                 b

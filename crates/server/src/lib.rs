@@ -154,14 +154,17 @@ impl Server {
                     app.sweep();
                     let m = &app.metrics;
                     let now = (
-                        m.connections_refused.load(std::sync::atomic::Ordering::Relaxed),
+                        m.connections_refused
+                            .load(std::sync::atomic::Ordering::Relaxed),
                         m.rate_limited.load(std::sync::atomic::Ordering::Relaxed),
                     );
                     if now != last {
                         tracing::warn!(
                             connections_refused = now.0 - last.0,
                             rate_limited = now.1 - last.1,
-                            connections_open = m.connections_open.load(std::sync::atomic::Ordering::Relaxed),
+                            connections_open = m
+                                .connections_open
+                                .load(std::sync::atomic::Ordering::Relaxed),
                             "limits refused requests since the last report"
                         );
                         last = now;

@@ -62,9 +62,7 @@ fn admit(app: &Arc<App>, ip: IpAddr) -> Option<Place> {
         return None;
     }
     *n += 1;
-    app.metrics
-        .connections_open
-        .fetch_add(1, Ordering::Relaxed);
+    app.metrics.connections_open.fetch_add(1, Ordering::Relaxed);
     Some(Place {
         app: app.clone(),
         ip,
@@ -98,7 +96,13 @@ pub(crate) async fn serve(app: Arc<App>, listener: TcpListener, router: Router) 
     }
 }
 
-async fn connection(app: Arc<App>, stream: TcpStream, peer: SocketAddr, router: Router, place: Place) {
+async fn connection(
+    app: Arc<App>,
+    stream: TcpStream,
+    peer: SocketAddr,
+    router: Router,
+    place: Place,
+) {
     let _ = stream.set_nodelay(true);
     let c = &app.config;
     let idle = Duration::from_millis(c.idle_timeout_ms);

@@ -109,7 +109,8 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
     let writer = tokio::spawn(async move {
         // The server pings every `ping_ms`: a live peer answers (and so keeps the
         // connection under its idle timeout), a dead one does not and is closed.
-        let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+        let mut ping =
+            tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
         // Frames queued together go out in one write (one flush for all of them). Before
         // writing, the writer lets the tasks that are ready run once: a move's event and its
         // acknowledgement (queued by two tasks) then usually leave in one write.
@@ -191,7 +192,10 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
                 if too_large(e) {
                     // The documented answer, then the connection closes (the rest of the
                     // frame cannot be skipped).
-                    c.error(&Error::TooLarge(c.app.config.max_message + 1, c.app.config.max_message), None);
+                    c.error(
+                        &Error::TooLarge(c.app.config.max_message + 1, c.app.config.max_message),
+                        None,
+                    );
                 }
                 break;
             }
@@ -205,7 +209,10 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
                 tracing::info!(conn = c.id, "closing a flooding connection");
                 break;
             }
-            c.error(&Error::RateLimited(c.app.config.rate_per_s), request_id(text.as_str()).as_ref());
+            c.error(
+                &Error::RateLimited(c.app.config.rate_per_s),
+                request_id(text.as_str()).as_ref(),
+            );
             continue;
         }
         strikes = 0;

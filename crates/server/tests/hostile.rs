@@ -121,11 +121,8 @@ async fn a_stored_game_whose_bot_cannot_be_built_does_not_stop_the_server() {
         })
         .unwrap();
     let players = players.replace("\"greedy\"", "\"greedy:samples=1000000000000\"");
-    c.execute(
-        "UPDATE games SET players=?2 WHERE id=?1",
-        [&game, &players],
-    )
-    .unwrap();
+    c.execute("UPDATE games SET players=?2 WHERE id=?1", [&game, &players])
+        .unwrap();
     drop(c);
     let s = Server::start("127.0.0.1:0".parse().unwrap(), &db, config(&time))
         .await
@@ -162,7 +159,11 @@ async fn a_chat_flood_from_one_player_is_rate_limited() {
     .await;
     let (game, _, mut w, _b) = started(&ts).await;
     for i in 0..5 {
-        act(&mut w, json!({"t": "chat", "game": game, "text": format!("hi {i}")})).await;
+        act(
+            &mut w,
+            json!({"t": "chat", "game": game, "text": format!("hi {i}")}),
+        )
+        .await;
     }
     let e = refused(&mut w, json!({"t": "chat", "game": game, "text": "spam"})).await;
     assert!(e.contains("too many chat lines"), "{e}");
@@ -185,9 +186,17 @@ async fn a_game_keeps_and_syncs_a_bounded_number_of_chat_lines() {
     .await;
     let (game, tokens, mut w, _b) = started(&ts).await;
     for i in 0..30 {
-        act(&mut w, json!({"t": "chat", "game": game, "text": format!("line {i}")})).await;
+        act(
+            &mut w,
+            json!({"t": "chat", "game": game, "text": format!("line {i}")}),
+        )
+        .await;
     }
-    let e = refused(&mut w, json!({"t": "chat", "game": game, "text": "one more"})).await;
+    let e = refused(
+        &mut w,
+        json!({"t": "chat", "game": game, "text": "one more"}),
+    )
+    .await;
     assert!(e.contains("chat is full"), "{e}");
     let (_, sync) = join(ts.addr(), &game, Some(&tokens[1])).await;
     let chat = sync["state"]["chat"].as_array().unwrap();
@@ -285,7 +294,9 @@ async fn too_many_connections_from_one_address_are_refused() {
     // Once they close, others may come.
     drop(socks);
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let (st, _) = http(ts.addr(), "GET", "/api/lobby", None, None).await.unwrap();
+    let (st, _) = http(ts.addr(), "GET", "/api/lobby", None, None)
+        .await
+        .unwrap();
     assert_eq!(st, 200);
 }
 
@@ -313,7 +324,10 @@ async fn a_slowloris_request_is_cut_off_by_the_header_timeout() {
     let start = std::time::Instant::now();
     let mut closed = false;
     for i in 0..40 {
-        if s.write_all(format!("X-{i}: y\r\n").as_bytes()).await.is_err() {
+        if s.write_all(format!("X-{i}: y\r\n").as_bytes())
+            .await
+            .is_err()
+        {
             closed = true;
             break;
         }
@@ -338,7 +352,9 @@ async fn a_silent_connection_is_closed_after_the_idle_timeout() {
     .await;
     let mut s = TcpStream::connect(ts.addr()).await.unwrap();
     assert!(
-        closed_within(&mut s, Duration::from_secs(3)).await.is_some(),
+        closed_within(&mut s, Duration::from_secs(3))
+            .await
+            .is_some(),
         "an idle connection stayed open"
     );
 }
@@ -360,7 +376,9 @@ async fn a_dead_websocket_peer_that_never_answers_pings_is_closed() {
         let _ = live.recv_within(Duration::from_millis(100)).await;
     }
     live.send(&json!({"v": 1, "t": "ping"})).await.unwrap();
-    live.until("pong").await.expect("a live listener stays connected");
+    live.until("pong")
+        .await
+        .expect("a live listener stays connected");
     // ...the dead one, which read nothing (so answered no ping) meanwhile, was closed.
     // ...and finds the connection closed.
     let ended = tokio::time::timeout(Duration::from_secs(3), async {
@@ -372,4 +390,422 @@ async fn a_dead_websocket_peer_that_never_answers_pings_is_closed() {
     })
     .await;
     assert!(ended.is_ok(), "the dead peer's connection stayed open");
+}
+
+// ---- 5. identities, seeks, challenges and bot games ----------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_creation_flood_from_one_address_is_rate_limited() {
+    let ts = start_cfg("guestflood", |c| {
+        c.guests_per_minute = 5;
+        c.guest_burst = 5;
+    })
+    .await;
+    let mut codes = Vec::new();
+    for _ in 0..8 {
+        let (st, v) = http(ts.addr(), "POST", "/api/guest", None, None)
+            .await
+            .unwrap();
+        if st == 429 {
+            assert!(v["error"].as_str().unwrap().contains("a minute"), "{v}");
+        }
+        codes.push(st);
+    }
+    assert_eq!(codes, [200, 200, 200, 200, 200, 429, 429, 429]);
+    assert_eq!(
+        ts.server.app.metrics.rate_limited.load(Ordering::Relaxed),
+        3
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_and_challenge_flood_from_one_guest_is_capped() {
+    let ts = start_cfg("seekflood", |c| c.max_open_seeks = 3).await;
+    let t = guest(ts.addr(), "Ana").await;
+    let mut codes = Vec::new();
+    let mut first = None;
+    for path in [
+        "/api/seeks",
+        "/api/challenges",
+        "/api/seeks",
+        "/api/seeks",
+        "/api/challenges",
+    ] {
+        let (st, v) = http(
+            ts.addr(),
+            "POST",
+            path,
+            Some(&t),
+            Some(&json!({"game": "generals"})),
+        )
+        .await
+        .unwrap();
+        if st == 200 && first.is_none() {
+            first = v["seek"]["id"].as_str().map(str::to_string);
+        }
+        codes.push(st);
+    }
+    assert_eq!(codes, [200, 200, 200, 429, 429]);
+    // Cancelling one makes room for another.
+    let id = first.unwrap();
+    let (st, _) = http(
+        ts.addr(),
+        "DELETE",
+        &format!("/api/seeks/{id}"),
+        Some(&t),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200);
+    let (st, _) = http(
+        ts.addr(),
+        "POST",
+        "/api/seeks",
+        Some(&t),
+        Some(&json!({"game": "banqi"})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seeks_of_a_creator_who_is_gone_expire_and_leave_the_lobby() {
+    let ts = start_cfg("seekexpiry", |c| {
+        c.sweep_ms = 30;
+        c.seek_idle_ms = 60_000;
+    })
+    .await;
+    let addr = ts.addr();
+    let gone = guest(addr, "Gone").await;
+    let here = guest(addr, "Here").await;
+    let mut ids = Vec::new();
+    for t in [&gone, &here] {
+        let (_, v) = http(
+            addr,
+            "POST",
+            "/api/seeks",
+            Some(t),
+            Some(&json!({"game": "generals"})),
+        )
+        .await
+        .unwrap();
+        ids.push(v["seek"]["id"].as_str().unwrap().to_string());
+    }
+    // "Here" keeps a connection open (and said hello); "Gone" does nothing.
+    let mut ws = Ws::connect(addr).await.unwrap();
+    ws.send(&json!({"v": 1, "t": "hello", "token": here}))
+        .await
+        .unwrap();
+    ws.until("welcome").await.unwrap();
+    ts.time.advance(30_000);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (st, _) = http(addr, "GET", &format!("/api/seeks/{}", ids[0]), None, None)
+        .await
+        .unwrap();
+    assert_eq!(st, 200, "not yet");
+    ts.time.advance(31_000);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (st, _) = http(addr, "GET", &format!("/api/seeks/{}", ids[0]), None, None)
+        .await
+        .unwrap();
+    assert_eq!(st, 404, "the seek of a creator gone 61 s is closed");
+    let (st, _) = http(addr, "GET", &format!("/api/seeks/{}", ids[1]), None, None)
+        .await
+        .unwrap();
+    assert_eq!(st, 200, "the seek of a connected creator stays");
+    let (_, lobby) = http(addr, "GET", "/api/lobby", None, None).await.unwrap();
+    assert_eq!(lobby["seeks"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_game_flood_from_one_guest_is_capped() {
+    let ts = start_cfg("botflood", |c| c.max_bot_games = 2).await;
+    let t = guest(ts.addr(), "Ana").await;
+    let mut codes = Vec::new();
+    let mut tokens = Vec::new();
+    for _ in 0..3 {
+        let (st, v) = http(
+            ts.addr(),
+            "POST",
+            "/api/bot-games",
+            Some(&t),
+            Some(&json!({"game": "generals", "bot": "random"})),
+        )
+        .await
+        .unwrap();
+        if st == 200 {
+            tokens.push((
+                v["game"].as_str().unwrap().to_string(),
+                v["seat_token"].as_str().unwrap().to_string(),
+            ));
+        }
+        codes.push(st);
+    }
+    assert_eq!(codes, [200, 200, 429]);
+    // Resigning one makes room for another.
+    let (game, token) = &tokens[0];
+    let (mut ws, _) = join(ts.addr(), game, Some(token)).await;
+    act(&mut ws, json!({"t": "resign", "game": game})).await;
+    let (st, v) = http(
+        ts.addr(),
+        "POST",
+        "/api/bot-games",
+        Some(&t),
+        Some(&json!({"game": "generals", "bot": "random"})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200, "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_game_whose_player_is_gone_ends() {
+    let ts = start_cfg("botaway", |c| c.bot_game_away_ms = 300_000).await;
+    let t = guest(ts.addr(), "Ana").await;
+    let (_, v) = http(
+        ts.addr(),
+        "POST",
+        "/api/bot-games",
+        Some(&t),
+        Some(&json!({"game": "generals", "bot": "random", "seat": "black"})),
+    )
+    .await
+    .unwrap();
+    let game = v["game"].as_str().unwrap().to_string();
+    let (mut ws, _) = join(ts.addr(), &game, v["seat_token"].as_str()).await;
+    act(&mut ws, json!({"t": "setup", "game": game, "random": true})).await;
+    event(&mut ws, "start").await;
+    let (mut spec, _) = join(ts.addr(), &game, None).await;
+    ws.close().await;
+    spec.until_with(|v| v["t"] == "presence" && v["online"] == false)
+        .await
+        .unwrap();
+    ts.time.advance(299_000);
+    let (_, sync) = join(ts.addr(), &game, None).await;
+    assert_eq!(sync["state"]["status"], "playing");
+    ts.time.advance(2_000);
+    // The game looks at its deadlines when anything reaches it (here a spectator).
+    let (_, sync) = join(ts.addr(), &game, None).await;
+    assert_eq!(sync["state"]["status"], "ended", "{sync}");
+    assert_eq!(
+        sync["state"]["result"],
+        json!({"winner": "white", "reason": "abandonment"})
+    );
+}
+
+// ---- weaknesses ---------------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_abandonment_claim_during_setup_waits_for_the_three_minute_setup_grace() {
+    let ts = start("setupclaim").await;
+    let (game, tokens) = new_game(ts.addr(), "generals", Value::Null, Value::Null).await;
+    let (mut w, _) = join(ts.addr(), &game, Some(&tokens[0])).await;
+    let (b, _) = join(ts.addr(), &game, Some(&tokens[1])).await;
+    act(&mut w, json!({"t": "setup", "game": game, "random": true})).await;
+    b.close().await;
+    w.until("presence").await.unwrap();
+    ts.time.advance(61_000);
+    let e = refused(&mut w, json!({"t": "claim", "game": game})).await;
+    assert!(e.contains("180 s"), "{e}");
+    ts.time.advance(120_000);
+    // Past three minutes the absent seat has lost (by itself, or on the claim).
+    w.send(&json!({"v": 1, "t": "claim", "game": game, "id": "c"}))
+        .await
+        .unwrap();
+    w.until_with(|v| v["id"] == "c").await.unwrap();
+    let end = event(&mut w, "end").await;
+    assert_eq!(
+        end["e"]["result"],
+        json!({"winner": "white", "reason": "abandonment"})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn game_and_challenge_ids_carry_96_random_bits_and_private_games_are_listed_nowhere() {
+    let ts = start("ids").await;
+    let addr = ts.addr();
+    let a = guest(addr, "Ana").await;
+    let b = guest(addr, "Ben").await;
+    let (_, ch) = http(
+        addr,
+        "POST",
+        "/api/challenges",
+        Some(&a),
+        Some(&json!({"game": "generals"})),
+    )
+    .await
+    .unwrap();
+    let id = ch["seek"]["id"].as_str().unwrap().to_string();
+    assert!(
+        id.len() >= 24 && id.bytes().all(|c| c.is_ascii_hexdigit()),
+        "{id}"
+    );
+    let (_, lobby) = http(addr, "GET", "/api/lobby", None, None).await.unwrap();
+    assert!(!lobby.to_string().contains(&id));
+    let (st, acc) = http(
+        addr,
+        "POST",
+        &format!("/api/seeks/{id}/accept"),
+        Some(&b),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200, "{acc}");
+    let game = acc["game"].as_str().unwrap().to_string();
+    assert!(
+        game.len() >= 24 && game.bytes().all(|c| c.is_ascii_hexdigit()),
+        "{game}"
+    );
+    let (mut ws, _) = join(addr, &game, acc["seat_token"].as_str()).await;
+    act(&mut ws, json!({"t": "resign", "game": game})).await;
+    for path in ["/api/lobby", "/api/games", "/api/games?status=ended"] {
+        let (_, v) = http(addr, "GET", path, None, None).await.unwrap();
+        assert!(
+            !v.to_string().contains(&game),
+            "{path} lists the private game"
+        );
+    }
+    // Distinct ids (no counter, no clock).
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..3 {
+        let (_, v) = http(
+            addr,
+            "POST",
+            "/api/challenges",
+            Some(&b),
+            Some(&json!({"game": "banqi"})),
+        )
+        .await
+        .unwrap();
+        assert!(seen.insert(v["seek"]["id"].as_str().unwrap().to_string()));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_error_reply_to_a_request_with_an_id_carries_it() {
+    let ts = start_cfg("errorids", |c| {
+        c.rate_per_s = 1;
+        c.burst = 5;
+    })
+    .await;
+    let mut ws = Ws::connect(ts.addr()).await.unwrap();
+    // Too large (16 KiB is the limit), binary, then over the rate.
+    let big = json!({"v": 1, "t": "chat", "id": "big", "game": "g", "text": "x".repeat(20_000)});
+    ws.send(&big).await.unwrap();
+    let r = ws.until_with(|v| v["t"] == "error").await.unwrap();
+    assert_eq!(
+        (
+            r["id"].as_str(),
+            r["error"].as_str().map(|e| e.contains("too large"))
+        ),
+        (Some("big"), Some(true)),
+        "{r}"
+    );
+    for i in 0..12 {
+        ws.send(&json!({"v": 1, "t": "ping", "id": i}))
+            .await
+            .unwrap();
+    }
+    let mut limited = 0;
+    for _ in 0..12 {
+        let r = ws.recv().await.unwrap();
+        assert!(r["id"].is_number(), "an answer without its id: {r}");
+        if r["t"] == "error" {
+            assert!(r["error"].as_str().unwrap().contains("too many"), "{r}");
+            limited += 1;
+        }
+    }
+    assert!(limited >= 6, "{limited}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_frame_over_the_limit_gets_the_error_and_then_the_close() {
+    let ts = start("bigframe").await;
+    let mut ws = Ws::connect(ts.addr()).await.unwrap();
+    ws.send_text("y".repeat(300_000)).await.unwrap();
+    let r = ws.recv().await.expect("an error before the close");
+    assert_eq!(r["t"], "error", "{r}");
+    assert!(r["error"].as_str().unwrap().contains("too large"), "{r}");
+    assert!(
+        ws.recv_within(Duration::from_secs(3)).await.is_err(),
+        "then the connection closes"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_hello_drops_the_first_identitys_notifications() {
+    let ts = start("secondhello").await;
+    let addr = ts.addr();
+    let a = guest(addr, "Ana").await;
+    let b = guest(addr, "Ben").await;
+    let c = guest(addr, "Cid").await;
+    let mut ws = Ws::connect(addr).await.unwrap();
+    for t in [&a, &b] {
+        ws.send(&json!({"v": 1, "t": "hello", "token": t}))
+            .await
+            .unwrap();
+        ws.until("welcome").await.unwrap();
+    }
+    // A game for Ana (Cid accepts her seek) and one for Ben (Cid accepts his).
+    for t in [&a, &b] {
+        let (_, s) = http(
+            addr,
+            "POST",
+            "/api/seeks",
+            Some(t),
+            Some(&json!({"game": "generals"})),
+        )
+        .await
+        .unwrap();
+        let id = s["seek"]["id"].as_str().unwrap();
+        let (st, _) = http(
+            addr,
+            "POST",
+            &format!("/api/seeks/{id}/accept"),
+            Some(&c),
+            None,
+        )
+        .await
+        .unwrap();
+        assert_eq!(st, 200);
+    }
+    ws.send(&json!({"v": 1, "t": "ping"})).await.unwrap();
+    ws.until("pong").await.unwrap();
+    let seats: Vec<&String> = ws
+        .frames
+        .iter()
+        .filter(|f| f.contains("\"t\":\"seat\""))
+        .collect();
+    assert_eq!(seats.len(), 1, "only Ben's seat: {seats:?}");
+    let (_, me_b) = http(addr, "GET", "/api/me", Some(&b), None).await.unwrap();
+    assert!(seats[0].contains(me_b["games"][0]["game"].as_str().unwrap()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_page_and_answer_carries_the_security_headers() {
+    let ts = start("headers").await;
+    for path in ["/", "/api/lobby", "/api/nope", "/assets/app.js"] {
+        let mut s = TcpStream::connect(ts.addr()).await.unwrap();
+        s.write_all(
+            format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+        .await
+        .unwrap();
+        let mut b = Vec::new();
+        s.read_to_end(&mut b).await.unwrap();
+        let head = String::from_utf8_lossy(&b).to_ascii_lowercase();
+        let head = head.split("\r\n\r\n").next().unwrap().to_string();
+        for h in [
+            "content-security-policy: default-src 'self'",
+            "frame-ancestors 'none'",
+            "x-content-type-options: nosniff",
+            "referrer-policy: no-referrer",
+            "x-frame-options: deny",
+        ] {
+            assert!(head.contains(h), "{path}: no {h:?} in\n{head}");
+        }
+    }
 }

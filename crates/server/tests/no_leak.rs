@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use salpakan_engine::{GameKind, Seat};
+use salpakan_server::client::http;
 use serde_json::{Value, json};
 
 /// Forward moves from `from_rank` to `to_rank` in distinct files, from the legal moves.
@@ -31,14 +32,22 @@ async fn play_twin(
     white_setup: &Value,
     black_setup: &Value,
 ) -> (Vec<String>, Vec<String>) {
+    let (w, s, _) = play_twin_with(ts, white_setup, black_setup, Value::Null, false).await;
+    (w, s)
+}
+
+/// Plays the twin game with `options`; with `end`, White then resigns, and a fresh
+/// spectator and White each join the ended game again. Returns White's and the
+/// spectators' frames (masked), and the game's id and White's seat token.
+async fn play_twin_with(
+    ts: &TestServer,
+    white_setup: &Value,
+    black_setup: &Value,
+    options: Value,
+    end: bool,
+) -> (Vec<String>, Vec<String>, (String, String)) {
     let addr = ts.addr();
-    let (game, tokens) = new_game(
-        addr,
-        "generals",
-        Value::Null,
-        json!({"base": 300, "inc": 5}),
-    )
-    .await;
+    let (game, tokens) = new_game(addr, "generals", options, json!({"base": 300, "inc": 5})).await;
     let (mut spec, _) = join(addr, &game, None).await;
     let (mut w, _) = join(addr, &game, Some(&tokens[0])).await;
     let (mut b, _) = join(addr, &game, Some(&tokens[1])).await;
@@ -77,6 +86,15 @@ async fn play_twin(
     act(&mut b, json!({"t": "draw_decline", "game": game})).await;
     // Let the last frames arrive, then drain.
     act(&mut w, json!({"t": "chat", "game": game, "text": "done"})).await;
+    if end {
+        act(&mut w, json!({"t": "resign", "game": game})).await;
+        spec.until_with(|v| v["e"]["type"] == "end").await.unwrap();
+        // Looking at the ended game again: a new spectator, White again.
+        let (late, _) = join(addr, &game, None).await;
+        spec.frames.extend(late.frames);
+        let (again, _) = join(addr, &game, Some(&tokens[0])).await;
+        w.frames.extend(again.frames);
+    }
     spec.send(&json!({"v": 1, "t": "ping"})).await.unwrap();
     spec.until("pong").await.unwrap();
     for f in w.frames.iter().chain(&spec.frames) {
@@ -98,7 +116,11 @@ async fn play_twin(
             })
             .collect()
     };
-    (mask(&w.frames), mask(&spec.frames))
+    (
+        mask(&w.frames),
+        mask(&spec.frames),
+        (game.clone(), tokens[0].clone()),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -153,4 +175,72 @@ async fn player_and_spectator_frames_do_not_depend_on_unseen_enemy_pieces() {
             assert!(!f.contains(code), "spectator saw {code}: {f}");
         }
     }
+}
+
+/// A game played with `reveal_at_end=false` reveals nothing at its end: the `end` event,
+/// the syncs of the ended game (to a player and to spectators) and everything else are the
+/// same whatever the enemy pieces never seen were; the full record is not published and a
+/// player's own record holds only their own setup.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reveal_at_end_false_reveals_nothing_at_the_end_to_players_spectators_or_records() {
+    let ts = start("noreveal").await;
+    let white = GameKind::Generals
+        .random_setup(&Value::Null, Seat::First, 21)
+        .unwrap();
+    let black = GameKind::Generals
+        .random_setup(&Value::Null, Seat::Second, 22)
+        .unwrap();
+    let mut twin = black.clone();
+    let o = twin.as_object_mut().unwrap();
+    let keys: Vec<String> = o.keys().filter(|k| k.ends_with('8')).cloned().collect();
+    let (a, b) = keys
+        .iter()
+        .flat_map(|a| keys.iter().map(move |b| (a, b)))
+        .find(|(a, b)| o[*a] != o[*b])
+        .map(|(a, b)| (a.clone(), b.clone()))
+        .unwrap();
+    let (pa, pb) = (o[&a].clone(), o[&b].clone());
+    o.insert(a, pb);
+    o.insert(b, pa);
+    let options = json!({"reveal_at_end": false});
+    let (w1, s1, (g1, t1)) = play_twin_with(&ts, &white, &black, options.clone(), true).await;
+    let (w2, s2, _) = play_twin_with(&ts, &white, &twin, options, true).await;
+    let ends: Vec<&String> = w1
+        .iter()
+        .filter(|f| f.contains(r#""type":"end""#))
+        .collect();
+    assert_eq!(ends.len(), 1, "{w1:#?}");
+    assert!(ends[0].contains(r#""reveal":null"#), "{}", ends[0]);
+    assert!(w1.iter().any(|f| f.contains(r#""status":"ended""#)));
+    assert_eq!(w1, w2, "white's frames differ");
+    assert_eq!(s1, s2, "the spectators' frames differ");
+    // No full record without a token; White's own copy has White's setup only.
+    let (st, e) = http(
+        ts.addr(),
+        "GET",
+        &format!("/api/games/{g1}/record"),
+        None,
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 403, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("reveal_at_end=false"));
+    let (st, rec) = http(
+        ts.addr(),
+        "GET",
+        &format!("/api/games/{g1}/record"),
+        Some(&t1),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200);
+    let rec = rec.as_str().unwrap();
+    assert!(
+        rec.contains("WhiteSetupSalt")
+            && !rec.contains("BlackSetupSalt")
+            && !rec.contains("[BlackSetup \""),
+        "{rec}"
+    );
 }

@@ -52,6 +52,20 @@ pub async fn http(
     Ok((status, v))
 }
 
+/// A TCP connection to `addr` from the local address `from`.
+///
+/// # Errors
+/// Connection failures.
+pub async fn tcp_from(from: std::net::IpAddr, addr: SocketAddr) -> std::io::Result<TcpStream> {
+    let sock = if from.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    sock.bind(SocketAddr::new(from, 0))?;
+    sock.connect(addr).await
+}
+
 /// A kept-alive HTTP/1.1 connection for many requests in a row (the load generator).
 #[derive(Debug)]
 pub struct HttpConn {
@@ -66,6 +80,22 @@ impl HttpConn {
     /// Connection failures.
     pub async fn connect(addr: SocketAddr) -> Result<HttpConn, ClientError> {
         let s = TcpStream::connect(addr).await?;
+        Self::over(addr, s)
+    }
+
+    /// Connects from the local address `from` (another loopback address, such as
+    /// 127.0.0.2, to act as another client address).
+    ///
+    /// # Errors
+    /// Connection failures.
+    pub async fn connect_from(
+        from: std::net::IpAddr,
+        addr: SocketAddr,
+    ) -> Result<HttpConn, ClientError> {
+        Self::over(addr, tcp_from(from, addr).await?)
+    }
+
+    fn over(addr: SocketAddr, s: TcpStream) -> Result<HttpConn, ClientError> {
         s.set_nodelay(true)?;
         Ok(HttpConn {
             addr,
@@ -162,13 +192,26 @@ impl Ws {
     /// # Errors
     /// Connection failures.
     pub async fn connect(addr: SocketAddr) -> Result<Ws, ClientError> {
+        Self::over(addr, TcpStream::connect(addr).await?).await
+    }
+
+    /// Connects from the local address `from` (another loopback address).
+    ///
+    /// # Errors
+    /// Connection failures.
+    pub async fn connect_from(from: std::net::IpAddr, addr: SocketAddr) -> Result<Ws, ClientError> {
+        Self::over(addr, tcp_from(from, addr).await?).await
+    }
+
+    async fn over(addr: SocketAddr, s: TcpStream) -> Result<Ws, ClientError> {
+        s.set_nodelay(true)?;
         // Frames are small: a small read buffer (the default is zero-filled before every read).
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             .read_buffer_size(8192);
-        let (inner, _) = tokio_tungstenite::connect_async_with_config(
+        let (inner, _) = tokio_tungstenite::client_async_with_config(
             format!("ws://{addr}/ws"),
+            tokio_tungstenite::MaybeTlsStream::Plain(s),
             Some(config),
-            false,
         )
         .await?;
         Ok(Ws {

@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod abuse;
 pub mod app;
 pub mod bots;
 pub mod client;

@@ -49,6 +49,28 @@ pub struct Report {
     pub games_finished: u64,
     /// Moves found in the database afterwards (in-process server only).
     pub stored_moves: Option<u64>,
+    /// With `--abuse`: what the floods met, and the server's memory.
+    pub abuse: Option<AbuseReport>,
+}
+
+/// What `--abuse` measured.
+#[derive(Clone, Debug, Default)]
+pub struct AbuseReport {
+    /// The server's resident memory (KiB): when it started, at the most, at the end.
+    pub rss_kib: [u64; 3],
+    /// Seconds the floods ran.
+    pub seconds: f64,
+    /// Requests, messages and connections the floods sent or opened.
+    pub sent: u64,
+    /// Connections refused, as the floods saw it / as the server logged it.
+    pub refused: [u64; 2],
+    /// Requests rate-limited, as the floods saw it / as the server logged it.
+    pub rate_limited: [u64; 2],
+    /// Requests refused as bad (bot parameters out of range, oversized frames).
+    pub bad: u64,
+    /// Connections the server closed (slow headers, readers that do not read, oversized
+    /// frames, idle sockets).
+    pub cut_off: u64,
 }
 
 impl std::fmt::Display for Report {
@@ -69,6 +91,32 @@ impl std::fmt::Display for Report {
         writeln!(f, "errors:          {}", self.errors)?;
         if let Some(n) = self.stored_moves {
             writeln!(f, "moves in the db: {n} (every acked move is durable)")?;
+        }
+        if let Some(a) = &self.abuse {
+            writeln!(
+                f,
+                "abuse: floods ran {:.0} s alongside, {} requests/messages/connections sent",
+                a.seconds, a.sent
+            )?;
+            writeln!(
+                f,
+                "  server memory:        {:.1} MB at start, {:.1} MB at most, {:.1} MB at the end",
+                a.rss_kib[0] as f64 / 1024.0,
+                a.rss_kib[1] as f64 / 1024.0,
+                a.rss_kib[2] as f64 / 1024.0
+            )?;
+            writeln!(
+                f,
+                "  connections refused:  {} seen by the floods, {} logged by the server",
+                a.refused[0], a.refused[1]
+            )?;
+            writeln!(
+                f,
+                "  requests rate-limited: {} seen by the floods, {} logged by the server",
+                a.rate_limited[0], a.rate_limited[1]
+            )?;
+            writeln!(f, "  refused as bad (400): {}", a.bad)?;
+            writeln!(f, "  connections cut off:  {}", a.cut_off)?;
         }
         Ok(())
     }
@@ -112,6 +160,9 @@ pub fn run(opts: &Options) -> Result<Report, String> {
     if !(opts.rate > 0.0 && opts.rate <= 100.0 && opts.seconds > 0.0 && opts.seconds <= 3600.0) {
         return Err("--rate is above 0 and at most 100; --seconds above 0 and at most 3600".into());
     }
+    if opts.abuse {
+        return run_abuse(opts);
+    }
     let mut db_path = None;
     let mut server_rt = None;
     let addr = if let Some(u) = &opts.url {
@@ -126,9 +177,13 @@ pub fn run(opts: &Options) -> Result<Report, String> {
             .enable_all()
             .build()
             .map_err(|e| e.to_string())?;
+        // Every client comes from 127.0.0.1: the per-address limits are lifted.
         let config = crate::Config {
             rate_per_s: 1000,
             burst: 1000,
+            max_conns_per_ip: 100_000,
+            max_conns: 100_000,
+            guest_burst: 1000,
             ..crate::Config::default()
         };
         let server = rt
@@ -170,6 +225,129 @@ pub fn run(opts: &Options) -> Result<Report, String> {
     if let Some(rt) = server_rt {
         rt.shutdown_timeout(Duration::from_secs(1));
     }
+    Ok(report)
+}
+
+/// `--abuse`: a real server process (this program's `serve`, with its default limits but
+/// for the normal games' connections and guests from 127.0.0.1), the normal load, and the
+/// floods of [`crate::abuse`] at once.
+fn run_abuse(opts: &Options) -> Result<Report, String> {
+    use std::io::{BufRead, BufReader};
+    if opts.url.is_some() {
+        return Err("--abuse starts its own server (to watch its memory): leave out --url".into());
+    }
+    let dir = std::env::temp_dir().join(format!("salpakan-abuse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let db = dir.join("abuse.db");
+    let _ = std::fs::remove_file(&db);
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let pairs = opts.games.clamp(1, 16);
+    let mut child = std::process::Command::new(exe)
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .args(["--max-conns-per-ip", &(opts.games * 2 + 64).to_string()])
+        .args(["--guest-burst", &(pairs * 2 + 20).to_string()])
+        .args(["--ws-rate", "1000", "--ws-burst", "1000"])
+        .env("SALPAKAN_LOG", "warn")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    let pid = child.id();
+    let mut out = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+    let mut line = String::new();
+    out.read_line(&mut line).map_err(|e| e.to_string())?;
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let addr: SocketAddr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .and_then(|a| a.parse().ok())
+        .ok_or_else(|| format!("the server did not start: {line:?}"))?;
+    // The server's own account: its periodic "limits refused" log lines, summed.
+    let logged = Arc::new(std::sync::Mutex::new([0u64; 2]));
+    {
+        let logged = logged.clone();
+        let err = BufReader::new(child.stderr.take().ok_or("no stderr")?);
+        std::thread::spawn(move || {
+            for l in err.lines().map_while(Result::ok) {
+                let field = |name: &str| -> u64 {
+                    l.split_whitespace()
+                        .find_map(|w| w.strip_prefix(name))
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(0)
+                };
+                let mut g = logged.lock().expect("lock");
+                g[0] += field("connections_refused=");
+                g[1] += field("rate_limited=");
+            }
+        });
+    }
+    let rss0 = crate::abuse::rss_kib(pid).unwrap_or(0);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let seen = Arc::new(crate::abuse::Seen::default());
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let peak = Arc::new(AtomicU64::new(rss0));
+    let t0 = Instant::now();
+    let result = rt.block_on(async {
+        let floods = tokio::spawn(crate::abuse::floods(addr, seen.clone(), stop.clone()));
+        let watch = {
+            let (peak, stop) = (peak.clone(), stop.clone());
+            tokio::spawn(async move {
+                while !stop.load(Ordering::Relaxed) {
+                    if let Some(k) = crate::abuse::rss_kib(pid) {
+                        peak.fetch_max(k, Ordering::Relaxed);
+                    }
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+            })
+        };
+        let r = drive(
+            addr,
+            Options {
+                abuse: false,
+                ..opts.clone()
+            },
+        )
+        .await;
+        stop.store(true, Ordering::Relaxed);
+        let _ = floods.await;
+        let _ = watch.await;
+        r
+    });
+    let seconds = t0.elapsed().as_secs_f64();
+    drop(rt);
+    // The server writes its refusal summary every 10 s: wait for the last one.
+    std::thread::sleep(Duration::from_millis(10_500));
+    let rss_end = crate::abuse::rss_kib(pid).unwrap_or(0);
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut report = result?;
+    if let Ok(c) = rusqlite::Connection::open(&db) {
+        report.stored_moves = c
+            .query_row(
+                "SELECT COUNT(*) FROM events WHERE arb LIKE '{\"a\":\"move\"%'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .ok()
+            .and_then(|n| u64::try_from(n).ok());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let g = |a: &AtomicU64| a.load(Ordering::Relaxed);
+    let logged = *logged.lock().expect("lock");
+    report.abuse = Some(AbuseReport {
+        rss_kib: [rss0, peak.load(Ordering::Relaxed).max(rss_end), rss_end],
+        seconds,
+        sent: g(&seen.sent),
+        refused: [g(&seen.refused), logged[0]],
+        rate_limited: [g(&seen.rate_limited), logged[1]],
+        bad: g(&seen.bad),
+        cut_off: g(&seen.cut_off),
+    });
     Ok(report)
 }
 
@@ -298,6 +476,7 @@ async fn drive(addr: SocketAddr, opts: Options) -> Result<Report, String> {
         errors: stats.errors.load(Ordering::Relaxed),
         games_finished: stats.finished.load(Ordering::Relaxed),
         stored_moves: None,
+        abuse: None,
     })
 }
 

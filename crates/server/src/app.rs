@@ -255,6 +255,8 @@ pub struct App {
     lobby_tx: broadcast::Sender<Arc<str>>,
     users: Mutex<HashMap<String, Vec<Outbox>>>,
     user_games: Mutex<HashMap<String, Vec<(String, Seat)>>>,
+    /// Each game's human players by seat (seat tokens derive from their keys).
+    game_users: Mutex<HashMap<String, [Option<String>; 2]>>,
     ended: Mutex<std::collections::VecDeque<Value>>,
     /// Counters for operators.
     pub metrics: Metrics,
@@ -292,7 +294,8 @@ impl App {
             std::num::NonZeroU32::new(config.guests_per_minute).expect("checked"),
         )
         .allow_burst(std::num::NonZeroU32::new(config.guest_burst).expect("checked"));
-        let identity = crate::identity::GuestIdentity::new(store.clone(), loaded.guests);
+        let identity =
+            crate::identity::GuestIdentity::new(store.clone(), loaded.guests, config.time.now_ms());
         let (lobby_tx, _) = broadcast::channel(1024);
         let app = Arc::new(App {
             config,
@@ -305,6 +308,7 @@ impl App {
             lobby_tx,
             users: Mutex::new(HashMap::new()),
             user_games: Mutex::new(HashMap::new()),
+            game_users: Mutex::new(HashMap::new()),
             ended: Mutex::new(std::collections::VecDeque::new()),
             metrics: Metrics::default(),
             conns: crate::net::Counts::default(),
@@ -354,6 +358,10 @@ impl App {
                 }
             }
         }
+        self.game_users.lock().expect("lock").insert(
+            row.id.clone(),
+            [players[0].user.clone(), players[1].user.clone()],
+        );
         let mut ug = self.user_games.lock().expect("lock");
         for s in Seat::BOTH {
             if let Some(u) = &players[s.index()].user {
@@ -447,23 +455,63 @@ impl App {
     }
 
     /// The token that lets its holder play `seat` of game `game`. Derived from the server's
-    /// secret, so that it is never stored.
+    /// secret and the seat's player's key, so that it is never stored and dies with the
+    /// player's guest token (signing out, expiry).
     #[must_use]
     pub fn seat_token(&self, game: &str, seat: Seat) -> String {
+        self.seat_key(game, seat).map_or_else(
+            || random_hex(24),
+            |k| self.derive_seat_token(game, seat, &k),
+        )
+    }
+
+    /// The key a seat's token derives from: its player's key, or none when its player has
+    /// signed out or expired (bot seats have the empty key: their tokens are never given).
+    fn seat_key(&self, game: &str, seat: Seat) -> Option<String> {
+        let user = self
+            .game_users
+            .lock()
+            .expect("lock")
+            .get(game)
+            .and_then(|u| u[seat.index()].clone());
+        match user {
+            Some(u) => self.identity.key(&u),
+            None => Some(String::new()),
+        }
+    }
+
+    fn derive_seat_token(&self, game: &str, seat: Seat, key: &str) -> String {
         let mut h = Sha256::new();
         h.update(b"salpakan seat token\0");
         h.update(&self.secret);
         h.update(game.as_bytes());
         h.update([0, seat.index() as u8]);
+        h.update(key.as_bytes());
         hex(&h.finalize()[..24])
     }
 
     /// The seat a seat token is for, in game `game`.
     #[must_use]
     pub fn check_seat_token(&self, game: &str, token: &str) -> Option<Seat> {
-        Seat::BOTH
-            .into_iter()
-            .find(|&s| same_secret(&self.seat_token(game, s), token))
+        Seat::BOTH.into_iter().find(|&s| {
+            self.seat_key(game, s)
+                .is_some_and(|k| same_secret(&self.derive_seat_token(game, s, &k), token))
+        })
+    }
+
+    /// Signs `user` out everywhere: their guest token and seat tokens stop working and
+    /// their connections that said `hello` are closed.
+    ///
+    /// # Errors
+    /// A storage failure (nothing changed).
+    pub async fn sign_out(&self, user: &str) -> Result<()> {
+        self.identity.sign_out(user).await?;
+        if let Some(outs) = self.users.lock().expect("lock").remove(user) {
+            for o in outs {
+                o.kill.notify_one();
+            }
+        }
+        Ok(())
     }
 
     /// The games `user` sits in, with their seats.
@@ -648,6 +696,7 @@ impl App {
     /// `user` was seen now (a request, a connection opened or closed).
     pub fn seen(&self, user: &str) {
         let now = self.now();
+        self.identity.touch(user, now);
         let mut s = self.seen.lock().expect("lock");
         if let Some(t) = s.get_mut(user) {
             *t = now;
@@ -694,6 +743,17 @@ impl App {
         }
         self.guest_limit.retain_recent();
         self.guest_limit.shrink_to_fit();
+    }
+
+    /// Forgets guests unseen for longer than [`Config::guest_ttl_ms`] (and stores when the
+    /// others were last seen); run by the housekeeping task.
+    pub async fn expire_guests(&self) {
+        let before = self.now().saturating_sub(self.config.guest_ttl_ms);
+        match self.identity.expire(before).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(guests = n, "guests expired after long inactivity"),
+            Err(e) => tracing::warn!(error = %e, "could not expire guests; will try again"),
+        }
     }
 
     /// A seek by id.

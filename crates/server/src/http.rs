@@ -77,6 +77,7 @@ pub async fn guest(
     let req: GuestReq = parse(&body)?;
     app.check_guest_rate(client_ip(&app, peer.map(|c| c.0.0), &headers))?;
     let (u, token) = app.identity.create_guest(req.name).await?;
+    app.seen(&u.id);
     Ok(Json(
         json!({"v": 1, "id": u.id, "name": u.name, "token": token}),
     ))
@@ -93,6 +94,14 @@ pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<
     Ok(Json(
         json!({"v": 1, "id": u.id, "name": u.name, "games": games}),
     ))
+}
+
+/// `POST /api/signout`: signs the caller out everywhere: the guest token and every seat
+/// token derived from it stop working, and the caller's connections are closed.
+pub async fn sign_out(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Value>> {
+    let u = user(&app, &headers)?;
+    app.sign_out(&u.id).await?;
+    Ok(Json(json!({"v": 1, "signed_out": u.id})))
 }
 
 /// `GET /api/lobby`: open seeks, games in progress, bots.

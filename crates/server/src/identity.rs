@@ -30,6 +30,17 @@ pub trait Identity: Send + Sync + 'static {
     fn create_guest(&self, name: Option<String>) -> BoxFuture<'_, Result<(User, String)>>;
     /// The user a token belongs to.
     fn authenticate(&self, token: &str) -> Option<User>;
+    /// The user's current secret key (seat tokens derive from it, so that they die with
+    /// the user's token); none once the user signed out or expired.
+    fn key(&self, user: &str) -> Option<String>;
+    /// The user was seen at `now` (ms).
+    fn touch(&self, user: &str, now: u64);
+    /// Forgets the user's token everywhere (signing out): it and every seat token derived
+    /// from it stop working. Returns once stored.
+    fn sign_out(&self, user: &str) -> BoxFuture<'_, Result<()>>;
+    /// Forgets every user not seen since `before` (ms), and stores when the others were
+    /// last seen. Returns how many were forgotten.
+    fn expire(&self, before: u64) -> BoxFuture<'_, Result<usize>>;
 }
 
 /// SHA-256 hex of a token: the only form in which tokens are stored.
@@ -93,12 +104,22 @@ pub fn check_name(name: &str) -> Result<String> {
 pub struct GuestIdentity {
     store: Store,
     by_hash: RwLock<HashMap<String, User>>,
+    /// By id: the token's hash, when last seen, and the last-seen time stored.
+    by_id: RwLock<HashMap<String, (String, u64, u64)>>,
 }
 
 impl GuestIdentity {
-    /// Guest identities over `store`, knowing the stored `guests`.
+    /// Guest identities over `store`, knowing the stored `guests` (those never seen count
+    /// as seen at `now`).
     #[must_use]
-    pub fn new(store: Store, guests: Vec<GuestRow>) -> Arc<GuestIdentity> {
+    pub fn new(store: Store, guests: Vec<GuestRow>, now: u64) -> Arc<GuestIdentity> {
+        let by_id = guests
+            .iter()
+            .map(|g| {
+                let seen = if g.seen == 0 { now } else { g.seen };
+                (g.id.clone(), (g.token_hash.clone(), seen, g.seen))
+            })
+            .collect();
         let by_hash = guests
             .into_iter()
             .map(|g| {
@@ -114,7 +135,20 @@ impl GuestIdentity {
         Arc::new(GuestIdentity {
             store,
             by_hash: RwLock::new(by_hash),
+            by_id: RwLock::new(by_id),
         })
+    }
+
+    fn forget(&self, user: &str) {
+        let Ok(mut ids) = self.by_id.write() else {
+            return;
+        };
+        if let Some((hash, ..)) = ids.remove(user) {
+            drop(ids);
+            if let Ok(mut h) = self.by_hash.write() {
+                h.remove(&hash);
+            }
+        }
     }
 }
 
@@ -134,15 +168,21 @@ impl Identity for GuestIdentity {
             };
             self.store
                 .write(vec![Op::Guest(GuestRow {
-                    id,
+                    id: id.clone(),
                     name,
                     token_hash: hash.clone(),
+                    seen: 0,
                 })])
                 .await?;
             self.by_hash
                 .write()
                 .map_err(|_| Error::Unavailable)?
-                .insert(hash, user.clone());
+                .insert(hash.clone(), user.clone());
+            // Never expired until the caller marks it seen (at once: see `touch`).
+            self.by_id
+                .write()
+                .map_err(|_| Error::Unavailable)?
+                .insert(id, (hash, u64::MAX, 0));
             Ok((user, token))
         })
     }
@@ -152,5 +192,67 @@ impl Identity for GuestIdentity {
             return None;
         }
         self.by_hash.read().ok()?.get(&token_hash(token)).cloned()
+    }
+
+    fn key(&self, user: &str) -> Option<String> {
+        self.by_id.read().ok()?.get(user).map(|v| v.0.clone())
+    }
+
+    fn touch(&self, user: &str, now: u64) {
+        if let Ok(mut ids) = self.by_id.write() {
+            if let Some(v) = ids.get_mut(user) {
+                v.1 = now;
+            }
+        }
+    }
+
+    fn sign_out(&self, user: &str) -> BoxFuture<'_, Result<()>> {
+        let user = user.to_string();
+        Box::pin(async move {
+            self.store
+                .write(vec![Op::ForgetGuest(user.clone())])
+                .await?;
+            self.forget(&user);
+            Ok(())
+        })
+    }
+
+    fn expire(&self, before: u64) -> BoxFuture<'_, Result<usize>> {
+        Box::pin(async move {
+            let (gone, seen): (Vec<String>, Vec<(String, u64)>) = {
+                let ids = self.by_id.read().map_err(|_| Error::Unavailable)?;
+                let gone = ids
+                    .iter()
+                    .filter(|(_, v)| v.1 < before)
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                // Stored at most about once an hour per guest.
+                let seen = ids
+                    .iter()
+                    .filter(|(_, v)| v.1 >= before && v.1 != u64::MAX && v.1 >= v.2 + 3_600_000)
+                    .map(|(k, v)| (k.clone(), v.1))
+                    .collect();
+                (gone, seen)
+            };
+            let mut ops: Vec<Op> = gone.iter().cloned().map(Op::ForgetGuest).collect();
+            if !seen.is_empty() {
+                ops.push(Op::Seen(seen.clone()));
+            }
+            if ops.is_empty() {
+                return Ok(0);
+            }
+            self.store.write(ops).await?;
+            for g in &gone {
+                self.forget(g);
+            }
+            if let Ok(mut ids) = self.by_id.write() {
+                for (k, at) in seen {
+                    if let Some(v) = ids.get_mut(&k) {
+                        v.2 = at;
+                    }
+                }
+            }
+            Ok(gone.len())
+        })
     }
 }

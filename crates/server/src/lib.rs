@@ -59,6 +59,7 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/guest", post(http::guest))
         .route("/api/me", get(http::me))
+        .route("/api/signout", post(http::sign_out))
         .route("/api/lobby", get(http::lobby))
         .route("/api/bots", get(http::bots))
         .route("/api/seeks", post(http::create_seek))
@@ -153,6 +154,7 @@ impl Server {
                     tokio::time::sleep(every).await;
                     let Some(app) = app.upgrade() else { return };
                     app.sweep();
+                    app.expire_guests().await;
                     let m = &app.metrics;
                     let now = (
                         m.connections_refused

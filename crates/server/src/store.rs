@@ -57,6 +57,8 @@ pub struct GuestRow {
     pub name: String,
     /// SHA-256 hex of the token.
     pub token_hash: String,
+    /// When the guest was last seen (ms; 0 when never recorded).
+    pub seen: u64,
 }
 
 /// One write.
@@ -64,6 +66,10 @@ pub struct GuestRow {
 pub enum Op {
     /// A new guest.
     Guest(GuestRow),
+    /// When guests were last seen: (id, ms).
+    Seen(Vec<(String, u64)>),
+    /// A guest signed out everywhere or expired: its token is forgotten.
+    ForgetGuest(String),
     /// A new game.
     Game(GameRow),
     /// A game event.
@@ -201,6 +207,19 @@ impl Store {
         if !events_sql.to_ascii_uppercase().contains("WITHOUT ROWID") {
             w.execute_batch(EVENTS_INDEX).map_err(storage)?;
         }
+        // Databases made before guests expired have no `seen` column.
+        let has_seen: bool = w
+            .query_row(
+                "SELECT COUNT(*) FROM pragma_table_info('guests') WHERE name='seen'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map_err(storage)?
+            > 0;
+        if !has_seen {
+            w.execute_batch("ALTER TABLE guests ADD COLUMN seen INTEGER NOT NULL DEFAULT 0")
+                .map_err(storage)?;
+        }
         // Databases made before this also stored what each recipient was sent.
         if events_sql.contains("p0 TEXT") {
             w.execute_batch(
@@ -230,7 +249,7 @@ impl Store {
         };
         {
             let mut q = w
-                .prepare("SELECT id, name, token_hash FROM guests")
+                .prepare("SELECT id, name, token_hash, seen FROM guests")
                 .map_err(storage)?;
             loaded.guests = q
                 .query_map([], |r| {
@@ -238,6 +257,7 @@ impl Store {
                         id: r.get(0)?,
                         name: r.get(1)?,
                         token_hash: r.get(2)?,
+                        seen: u64::try_from(r.get::<_, i64>(3)?).unwrap_or(0),
                     })
                 })
                 .map_err(storage)?
@@ -378,8 +398,25 @@ fn events(c: &Connection, game: &str) -> rusqlite::Result<Vec<EventRow>> {
 fn apply(c: &Connection, op: &Op) -> rusqlite::Result<()> {
     match op {
         Op::Guest(g) => {
-            c.prepare_cached("INSERT INTO guests (id, name, token_hash) VALUES (?1, ?2, ?3)")?
-                .execute(params![g.id, g.name, g.token_hash])?;
+            c.prepare_cached(
+                "INSERT INTO guests (id, name, token_hash, seen) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![
+                g.id,
+                g.name,
+                g.token_hash,
+                i64::try_from(g.seen).unwrap_or(i64::MAX)
+            ])?;
+        }
+        Op::Seen(list) => {
+            let mut q = c.prepare_cached("UPDATE guests SET seen=?2 WHERE id=?1")?;
+            for (id, at) in list {
+                q.execute(params![id, i64::try_from(*at).unwrap_or(i64::MAX)])?;
+            }
+        }
+        Op::ForgetGuest(id) => {
+            c.prepare_cached("DELETE FROM guests WHERE id=?1")?
+                .execute(params![id])?;
         }
         Op::Game(g) => {
             c.prepare_cached(

@@ -809,3 +809,123 @@ async fn every_page_and_answer_carries_the_security_headers() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_who_signs_out_everywhere_loses_its_token_seat_tokens_and_connections() {
+    let ts = start("signout").await;
+    let addr = ts.addr();
+    let (game, tokens) = new_game(addr, "generals", Value::Null, Value::Null).await;
+    let b = guest(addr, "Bea").await;
+    let c = guest(addr, "Cal").await;
+    let (_, s) = http(
+        addr,
+        "POST",
+        "/api/seeks",
+        Some(&b),
+        Some(&json!({"game": "generals", "seat": "white"})),
+    )
+    .await
+    .unwrap();
+    let id = s["seek"]["id"].as_str().unwrap();
+    let (_, acc) = http(
+        addr,
+        "POST",
+        &format!("/api/seeks/{id}/accept"),
+        Some(&c),
+        None,
+    )
+    .await
+    .unwrap();
+    let g2 = acc["game"].as_str().unwrap().to_string();
+    let (_, me) = http(addr, "GET", "/api/me", Some(&b), None).await.unwrap();
+    let seat_token = me["games"][0]["seat_token"].as_str().unwrap().to_string();
+    let mut hello = Ws::connect(addr).await.unwrap();
+    hello
+        .send(&json!({"v": 1, "t": "hello", "token": b}))
+        .await
+        .unwrap();
+    hello.until("welcome").await.unwrap();
+    // Before: the seat token works.
+    let (w, _) = join(addr, &g2, Some(&seat_token)).await;
+    w.close().await;
+    let (st, _) = http(addr, "POST", "/api/signout", Some(&b), None)
+        .await
+        .unwrap();
+    assert_eq!(st, 200);
+    let (st, _) = http(addr, "GET", "/api/me", Some(&b), None).await.unwrap();
+    assert_eq!(st, 401, "the guest token is dead");
+    let mut ws = Ws::connect(addr).await.unwrap();
+    let e = refused(
+        &mut ws,
+        json!({"t": "join", "game": g2, "seat_token": seat_token}),
+    )
+    .await;
+    assert!(e.contains("not valid"), "the seat token is dead: {e}");
+    assert!(
+        hello.recv_within(Duration::from_secs(5)).await.is_err(),
+        "its connection was closed"
+    );
+    // Others are untouched.
+    let (mut w, _) = join(addr, &game, Some(&tokens[0])).await;
+    act(&mut w, json!({"t": "setup", "game": game, "random": true})).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_unseen_past_the_expiry_loses_its_token_and_seat_tokens() {
+    let ts = start_cfg("guestttl", |c| {
+        c.guest_ttl_ms = 60_000;
+        c.sweep_ms = 30;
+    })
+    .await;
+    let addr = ts.addr();
+    let a = guest(addr, "Ana").await;
+    let b = guest(addr, "Ben").await;
+    let (_, s) = http(
+        addr,
+        "POST",
+        "/api/seeks",
+        Some(&a),
+        Some(&json!({"game": "generals", "seat": "white"})),
+    )
+    .await
+    .unwrap();
+    let id = s["seek"]["id"].as_str().unwrap();
+    let (_, acc) = http(
+        addr,
+        "POST",
+        &format!("/api/seeks/{id}/accept"),
+        Some(&b),
+        None,
+    )
+    .await
+    .unwrap();
+    let game = acc["game"].as_str().unwrap().to_string();
+    let (_, me) = http(addr, "GET", "/api/me", Some(&a), None).await.unwrap();
+    let ta = me["games"][0]["seat_token"].as_str().unwrap().to_string();
+    ts.time.advance(50_000);
+    // Ben is seen again; Ana is not.
+    let (st, _) = http(addr, "GET", "/api/me", Some(&b), None).await.unwrap();
+    assert_eq!(st, 200);
+    ts.time.advance(20_000);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (st, _) = http(addr, "GET", "/api/me", Some(&a), None).await.unwrap();
+    assert_eq!(st, 401, "Ana's token expired");
+    let (st, _) = http(addr, "GET", "/api/me", Some(&b), None).await.unwrap();
+    assert_eq!(st, 200, "Ben's did not");
+    let mut ws = Ws::connect(addr).await.unwrap();
+    let e = refused(
+        &mut ws,
+        json!({"t": "join", "game": game, "seat_token": ta}),
+    )
+    .await;
+    assert!(e.contains("not valid"), "{e}");
+    // Stored: a server started again on the database does not know Ana's token.
+    let again = Server::start("127.0.0.1:0".parse().unwrap(), &ts.db, config(&ts.time))
+        .await
+        .unwrap();
+    let (st, _) = http(again.addr, "GET", "/api/me", Some(&a), None)
+        .await
+        .unwrap();
+    assert_eq!(st, 401);
+    again.stop();
+}

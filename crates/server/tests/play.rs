@@ -119,6 +119,7 @@ async fn a_client_that_missed_more_than_the_kept_events_gets_the_full_view() {
         burst: 10_000,
         chat_per_minute: 1_000_000,
         chat_burst: 1_000,
+        chat_keep: 300,
         ..config(&time)
     };
     let ts = start_with("keptevents", config, time).await;

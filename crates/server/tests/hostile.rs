@@ -929,3 +929,37 @@ async fn a_guest_unseen_past_the_expiry_loses_its_token_and_seat_tokens() {
     assert_eq!(st, 401);
     again.stop();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_body_sent_a_byte_at_a_time_is_cut_off_by_the_request_timeout() {
+    let ts = start_cfg("slowbody", |c| c.request_timeout_ms = 500).await;
+    let mut s = TcpStream::connect(ts.addr()).await.unwrap();
+    s.write_all(
+        b"POST /api/guest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{",
+    )
+    .await
+    .unwrap();
+    let start = std::time::Instant::now();
+    let mut answer = Vec::new();
+    for _ in 0..40 {
+        if s.write_all(b" ").await.is_err() {
+            break;
+        }
+        let mut b = [0u8; 512];
+        match tokio::time::timeout(Duration::from_millis(100), s.read(&mut b)).await {
+            Ok(Ok(n)) => {
+                answer.extend_from_slice(&b[..n]);
+                break;
+            }
+            Ok(Err(_)) => break,
+            Err(_) => {}
+        }
+    }
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "the slow body was still being read after {:?}",
+        start.elapsed()
+    );
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.is_empty() || text.starts_with("HTTP/1.1 4"), "{text}");
+}

@@ -32,15 +32,19 @@ use crate::protocol::BotFailure;
 use crate::{BotKind, BotSpec};
 
 /// The parameters of `ntu:"..."` bots.
-pub(crate) const NTU_PARAMS: &[(&str, &str)] = &[
+pub(crate) const NTU_PARAMS: &[(&str, &str, u64, u64)] = &[
     (
         "timeout",
         "milliseconds the program may take per answer (default 5000)",
+        1,
+        3_600_000,
     ),
     (
         "clock",
         "milliseconds on the engine's game clock, told by time_setting and time_left \
          (default 900000, the platform's 15 minutes)",
+        1,
+        86_400_000,
     ),
 ];
 

@@ -16,11 +16,12 @@ pub struct Limits {
     /// Open connections allowed in all.
     #[arg(long, default_value_t = 20_000)]
     pub max_conns: usize,
-    /// Seconds a client may take to send a request's headers.
+    /// Seconds a client may take to send a request's headers (and a kept-alive HTTP
+    /// connection may wait for its next request).
     #[arg(long, default_value_t = 10)]
     pub header_timeout: u64,
-    /// Seconds a connection may stay silent before it is closed (WebSocket clients are
-    /// pinged more often than this).
+    /// Seconds a WebSocket peer may stay silent before its connection is closed (the
+    /// server pings more often than this; live peers answer).
     #[arg(long, default_value_t = 60)]
     pub idle_timeout: u64,
     /// Seconds one HTTP request may take, body included.

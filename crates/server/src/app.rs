@@ -35,10 +35,11 @@ pub struct Config {
     pub max_conns_per_ip: usize,
     /// Open connections allowed in all (`--max-conns`).
     pub max_conns: usize,
-    /// How long a client may take to send a request's headers (ms).
+    /// How long a client may take to send a request's headers, and how long a kept-alive
+    /// HTTP connection may wait for its next request (ms).
     pub header_timeout_ms: u64,
-    /// How long a connection may stay silent (nothing read, or a write that does not
-    /// progress) before it is closed (ms); WebSocket pings keep live peers talking.
+    /// How long a WebSocket peer may stay silent (no message, no answer to the server's
+    /// pings) before its connection is closed (ms).
     pub idle_timeout_ms: u64,
     /// How long one HTTP request (body included) may take (ms).
     pub request_timeout_ms: u64,

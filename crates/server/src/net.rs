@@ -1,7 +1,7 @@
-//! Accepting connections: a cap on connections per address and in all, a time limit on
-//! reading a request's headers, and an idle limit on every connection (no byte read, or a
-//! write that does not progress, for that long closes it; WebSocket pings keep live
-//! connections busy). HTTP/1.1 through hyper, with upgrades for `/ws`.
+//! Accepting connections: a cap on connections per address and in all, and a time limit on
+//! reading a request's headers (which also closes a kept-alive connection that sends no
+//! next request in time). HTTP/1.1 through hyper, with upgrades for `/ws` (where the
+//! WebSocket's own pings and idle limit take over, see `ws.rs`).
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -105,11 +105,7 @@ async fn connection(
 ) {
     let _ = stream.set_nodelay(true);
     let c = &app.config;
-    let idle = Duration::from_millis(c.idle_timeout_ms);
-    let mut io = tokio_io_timeout::TimeoutStream::new(stream);
-    io.set_read_timeout(Some(idle));
-    io.set_write_timeout(Some(idle));
-    let io = TokioIo::new(Box::pin(io));
+    let io = TokioIo::new(stream);
     let place = Arc::new(place);
     let held = place.clone();
     let svc = hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {

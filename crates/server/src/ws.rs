@@ -168,15 +168,30 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         lobby: None,
     };
     let mut strikes = 0u32;
+    // A peer heard from nothing (no message, no pong) for the idle timeout is dead: the
+    // server's pings (every `ping_ms`) get answers from every live one.
+    let idle = std::time::Duration::from_millis(c.app.config.idle_timeout_ms);
+    let mut heard = Instant::now();
+    let mut look = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
     loop {
         let msg = tokio::select! {
             m = stream.next() => m,
+            _ = look.tick() => {
+                if heard.elapsed() > idle {
+                    tracing::info!(conn = c.id, "closing a connection whose peer is silent");
+                    break;
+                }
+                continue;
+            }
             () = kill.notified() => {
                 c.app.metrics.slow_closed.fetch_add(1, Ordering::Relaxed);
                 tracing::info!(conn = c.id, "closing a connection that does not keep up");
                 break;
             }
         };
+        if matches!(msg, Some(Ok(_))) {
+            heard = Instant::now();
+        }
         let text = match msg {
             Some(Ok(Message::Text(t))) => t,
             Some(Ok(Message::Binary(b))) => {

@@ -344,19 +344,32 @@ async fn a_slowloris_request_is_cut_off_by_the_header_timeout() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_silent_connection_is_closed_after_the_idle_timeout() {
-    let ts = start_cfg("idle", |c| {
-        c.idle_timeout_ms = 400;
-        c.ping_ms = 100;
-    })
-    .await;
+async fn silent_and_idle_kept_alive_connections_are_closed_after_the_header_timeout() {
+    let ts = start_cfg("idle", |c| c.header_timeout_ms = 400).await;
+    // Silent from the start.
     let mut s = TcpStream::connect(ts.addr()).await.unwrap();
     assert!(
         closed_within(&mut s, Duration::from_secs(3))
             .await
             .is_some(),
-        "an idle connection stayed open"
+        "a silent connection stayed open"
     );
+    // Kept alive after one request, and then silent.
+    let mut s = TcpStream::connect(ts.addr()).await.unwrap();
+    s.write_all(b"GET /api/bots HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut b = [0u8; 4096];
+    let n = s.read(&mut b).await.unwrap();
+    assert!(b[..n].starts_with(b"HTTP/1.1 200"));
+    let start = std::time::Instant::now();
+    assert!(
+        closed_within(&mut s, Duration::from_secs(3))
+            .await
+            .is_some(),
+        "an idle kept-alive connection stayed open"
+    );
+    assert!(start.elapsed() >= Duration::from_millis(300));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

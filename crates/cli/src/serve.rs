@@ -52,7 +52,7 @@ pub struct Limits {
     #[arg(long, default_value_t = 5)]
     pub max_open_seeks: usize,
     /// Unfinished bot games one player may have.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 10)]
     pub max_bot_games: usize,
     /// Seconds a seek or challenge stays open once its creator is gone.
     #[arg(long, default_value_t = 600)]

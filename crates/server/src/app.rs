@@ -113,7 +113,7 @@ impl Default for Config {
             guests_per_minute: 10,
             guest_burst: 20,
             max_open_seeks: 5,
-            max_bot_games: 3,
+            max_bot_games: 10,
             seek_idle_ms: 600_000,
             bot_game_away_ms: 600_000,
             chat_per_minute: 20,

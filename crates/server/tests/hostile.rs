@@ -618,7 +618,9 @@ async fn an_abandonment_claim_during_setup_waits_for_the_three_minute_setup_grac
     let (b, _) = join(ts.addr(), &game, Some(&tokens[1])).await;
     act(&mut w, json!({"t": "setup", "game": game, "random": true})).await;
     b.close().await;
-    w.until("presence").await.unwrap();
+    w.until_with(|v| v["t"] == "presence" && v["online"] == false)
+        .await
+        .unwrap();
     ts.time.advance(61_000);
     let e = refused(&mut w, json!({"t": "claim", "game": game})).await;
     assert!(e.contains("180 s"), "{e}");

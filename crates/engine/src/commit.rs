@@ -20,6 +20,88 @@ pub fn rng_from_seed(seed: u64) -> GameRng {
     GameRng::seed_from_u64(seed)
 }
 
+/// The seed a match's hidden state (random setups, the Banqi deal) and salts are drawn from.
+///
+/// A live game takes a [`MatchSeed::Full`] seed of 256 bits from the operating system's
+/// secure random source (the server draws it; the engine does no I/O), so that nobody can
+/// guess the deal or the salts by trying seeds. Tests, the terminal and records written
+/// before 256-bit seeds use a [`MatchSeed::Short`] number, which gives the same stream as
+/// [`rng_from_seed`]; both forms replay identically from a record's `Seed` tag.
+///
+/// ```
+/// use salpakan_engine::MatchSeed;
+///
+/// let text = format!("{}2a", "00".repeat(31));
+/// let full: MatchSeed = text.parse().unwrap();
+/// assert_eq!(full.to_string(), text);
+/// let short: MatchSeed = "7".parse().unwrap();
+/// assert_eq!(short, MatchSeed::Short(7));
+/// assert!("seven".parse::<MatchSeed>().is_err());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MatchSeed {
+    /// A 64-bit seed, written as a decimal number (tests, the terminal, older records).
+    Short(u64),
+    /// A 256-bit ChaCha20 key, written as 64 lower-case hex digits (live games).
+    Full([u8; 32]),
+}
+
+impl MatchSeed {
+    /// The generator this seed gives. The same seed always gives the same stream.
+    #[must_use]
+    pub fn rng(&self) -> GameRng {
+        match *self {
+            MatchSeed::Short(n) => GameRng::seed_from_u64(n),
+            MatchSeed::Full(key) => GameRng::from_seed(key),
+        }
+    }
+}
+
+impl From<u64> for MatchSeed {
+    fn from(n: u64) -> Self {
+        MatchSeed::Short(n)
+    }
+}
+
+impl fmt::Debug for MatchSeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A live game's seed is secret until it ends: never print it by accident in logs.
+        f.write_str("MatchSeed(..)")
+    }
+}
+
+impl fmt::Display for MatchSeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchSeed::Short(n) => write!(f, "{n}"),
+            MatchSeed::Full(key) => f.write_str(&to_hex(key)),
+        }
+    }
+}
+
+impl FromStr for MatchSeed {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let lower_hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+        if s.len() == 64 && s.bytes().all(lower_hex) {
+            if let Some(bytes) = from_hex(s) {
+                let mut key = [0u8; 32];
+                key.copy_from_slice(&bytes);
+                return Ok(MatchSeed::Full(key));
+            }
+        }
+        let canonical = s == "0" || !s.starts_with('0');
+        if !s.is_empty() && canonical && s.bytes().all(|b| b.is_ascii_digit()) {
+            if let Ok(n) = s.parse() {
+                return Ok(MatchSeed::Short(n));
+            }
+        }
+        Err(format!(
+            "seed {s:?} must be a whole number below 2^64 (no leading zeros) or 64 lower-case hexadecimal digits"
+        ))
+    }
+}
+
 /// A 128-bit secret salt.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Salt(pub [u8; 16]);

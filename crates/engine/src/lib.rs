@@ -34,7 +34,7 @@ pub mod generals;
 pub mod gravon;
 pub mod stratego;
 
-pub use commit::{GameRng, Salt, commitment, rng_from_seed, to_hex};
+pub use commit::{GameRng, MatchSeed, Salt, commitment, rng_from_seed, to_hex};
 pub use game::{Game, HiddenPart, PlayError, SetupError, SquareMap, square};
 pub use matches::{AnyMatch, Copy, Match, PlyViews, reason_ends_off_board};
 pub use options::{
@@ -112,20 +112,21 @@ impl GameKind {
         self,
         options: &serde_json::Value,
         request: &serde_json::Map<String, serde_json::Value>,
-        seed: u64,
+        seed: impl Into<MatchSeed>,
     ) -> Result<Box<dyn AnyMatch>, StartError> {
         fn go<G: Game>(
             options: &serde_json::Value,
             request: &serde_json::Map<String, serde_json::Value>,
-            seed: u64,
+            seed: MatchSeed,
         ) -> Result<Box<dyn AnyMatch>, StartError> {
             let options = G::Options::from_json(options)?;
-            let mut rng = rng_from_seed(seed);
+            let mut rng = seed.rng();
             let hidden = G::hidden_from_json(&options, request, &mut rng)?;
             let mut m = Match::<G>::start(&options, hidden, &mut rng)?;
             m.set_seed(seed);
             Ok(Box::new(m))
         }
+        let seed = seed.into();
         match self {
             GameKind::Generals => go::<generals::Generals>(options, request, seed),
             GameKind::Stratego => go::<stratego::Stratego>(options, request, seed),

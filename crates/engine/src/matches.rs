@@ -30,7 +30,7 @@ pub struct Match<G: Game> {
     moves: Vec<G::Move>,
     /// Extra record tags (players, date, event...), written after `Game`.
     tags: Vec<(String, String)>,
-    seed: Option<u64>,
+    seed: Option<crate::MatchSeed>,
 }
 
 impl<G: Game> Match<G> {
@@ -58,7 +58,7 @@ impl<G: Game> Match<G> {
         let mut rng = crate::rng_from_seed(seed);
         let hidden = G::random_hidden(options, &mut rng);
         let mut m = Self::start(options, hidden, &mut rng)?;
-        m.seed = Some(seed);
+        m.seed = Some(seed.into());
         Ok(m)
     }
 
@@ -88,8 +88,8 @@ impl<G: Game> Match<G> {
     }
 
     /// Records the seed the hidden state was drawn from (written in the full record).
-    pub fn set_seed(&mut self, seed: u64) {
-        self.seed = Some(seed);
+    pub fn set_seed(&mut self, seed: impl Into<crate::MatchSeed>) {
+        self.seed = Some(seed.into());
     }
 
     /// The game state (the arbiter's: it holds everything).
@@ -254,10 +254,14 @@ impl<G: Game> Match<G> {
             }
         }
         if let Some(seed) = record.tag("Seed") {
-            m.seed = Some(seed.parse().map_err(|_| RecordError::BadTag {
-                tag: "Seed".into(),
-                message: format!("{seed:?} is not a whole number"),
-            })?);
+            m.seed =
+                Some(
+                    seed.parse::<crate::MatchSeed>()
+                        .map_err(|message| RecordError::BadTag {
+                            tag: "Seed".into(),
+                            message,
+                        })?,
+                );
         }
         for (i, token) in record.plies.iter().enumerate() {
             let ply = i + 1;

@@ -12,7 +12,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::clock::{TimeControl, TimeSource};
 use crate::error::{Error, Result};
-use crate::game::{Cmd, Game, Outbox, Player, random_u64};
+use crate::game::{Cmd, Game, Outbox, Player, random_seed};
 use crate::identity::{Identity, User, hex, random_hex, same_secret};
 use crate::store::{GameRow, Op, Store};
 
@@ -434,7 +434,7 @@ impl App {
             id: id.clone(),
             kind: spec.kind.name().into(),
             options: spec.options.to_string(),
-            seed: random_u64(),
+            seed: random_seed(),
             clock: serde_json::to_string(&spec.clock).expect("serializes"),
             players: serde_json::to_string(&spec.players).expect("serializes"),
             public: spec.public,

@@ -9,7 +9,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
-use salpakan_engine::{AnyMatch, Copy, EndReason, GameKind, Outcome, Seat, Viewer};
+use salpakan_engine::{AnyMatch, Copy, EndReason, GameKind, MatchSeed, Outcome, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc, oneshot};
@@ -234,7 +234,7 @@ pub struct Game {
     id_json: String,
     kind: GameKind,
     options: Value,
-    seed: u64,
+    seed: MatchSeed,
     public: bool,
     players: [Player; 2],
     bots: [Option<Bot>; 2],
@@ -1406,6 +1406,18 @@ pub fn reveals_at_end(options: &Value) -> bool {
         Some(Value::String(s)) => s != "false",
         _ => true,
     }
+}
+
+/// A 256-bit seed for a live game's hidden state and salts, from the operating system's
+/// secure source (secret until the game ends).
+///
+/// # Panics
+/// If the operating system has no random source.
+#[must_use]
+pub fn random_seed() -> MatchSeed {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).expect("the OS random source works");
+    MatchSeed::Full(key)
 }
 
 /// A fresh random number from the operating system's secure source.

@@ -26,7 +26,7 @@ pub struct GameRow {
     /// Canonical options JSON.
     pub options: String,
     /// The secret seed (hidden state not given by players, and salts).
-    pub seed: u64,
+    pub seed: salpakan_engine::MatchSeed,
     /// Time control JSON or `null`.
     pub clock: String,
     /// Seats JSON: `[{"user":..,"name":..,"bot":..}, ...]`.
@@ -374,7 +374,9 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         id: r.get(0)?,
         kind: r.get(1)?,
         options: r.get(2)?,
-        seed: seed.parse().unwrap_or(0),
+        seed: seed.parse().map_err(|e: String| {
+            rusqlite::Error::FromSqlConversionFailure(3, rusqlite::types::Type::Text, e.into())
+        })?,
         clock: r.get(4)?,
         players: r.get(5)?,
         public: r.get::<_, i64>(6)? != 0,

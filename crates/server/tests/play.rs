@@ -306,6 +306,17 @@ async fn draws_resignation_rematch_chat_and_records() {
         full.contains("[WhiteSetupSalt ") && full.contains("[BlackSetup "),
         "{full}"
     );
+    // A live game's seed is 256 bits from the OS (64 hex digits), revealed only at the end.
+    let seed = full
+        .lines()
+        .find_map(|l| l.strip_prefix("[Seed \""))
+        .and_then(|l| l.strip_suffix("\"]"))
+        .unwrap_or_else(|| panic!("no Seed tag in {full}"));
+    assert!(
+        seed.len() == 64 && seed.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{seed}"
+    );
+    assert!(!own.contains("[Seed "), "{own}");
     // Rematch: seats swap, each player gets the new seat token.
     act(&mut b, json!({"t": "rematch", "game": game})).await;
     act(&mut w, json!({"t": "rematch", "game": game})).await;

@@ -25,6 +25,7 @@ mod game;
 mod matches;
 mod options;
 mod outcome;
+pub mod perft;
 pub mod record;
 mod seat;
 

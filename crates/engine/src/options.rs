@@ -71,13 +71,10 @@ pub trait GameOptions: Clone + Debug + Default + PartialEq + Send + Sync + 'stat
     /// # Errors
     /// A pair without `=`, or the first bad option.
     fn from_text(text: &str) -> Result<Self, OptionError> {
-        let mut pairs = Vec::new();
-        for word in text.split_whitespace() {
-            let (k, v) = word.split_once('=').ok_or_else(|| {
-                OptionError::Inconsistent(format!("option {word:?} must be written key=value"))
-            })?;
-            pairs.push((k, v));
-        }
+        let pairs = text
+            .split_whitespace()
+            .map(split_key_value)
+            .collect::<Result<Vec<_>, _>>()?;
         Self::from_pairs(pairs)
     }
 
@@ -145,6 +142,18 @@ pub trait GameOptions: Clone + Debug + Default + PartialEq + Send + Sync + 'stat
                 .collect(),
         )
     }
+}
+
+/// Splits one `key=value` word at its first `=`.
+///
+/// # Errors
+/// [`OptionError::Inconsistent`] for a word without `=`.
+pub(crate) fn split_key_value(word: &str) -> Result<(&str, &str), OptionError> {
+    word.split_once('=').ok_or_else(|| {
+        OptionError::Inconsistent(format!(
+            "option {word:?}: write key=value, e.g. max_quiet_plies=200"
+        ))
+    })
 }
 
 /// Parses a boolean option value (`true`/`false`, `on`/`off`, `yes`/`no`, `1`/`0`).

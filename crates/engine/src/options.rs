@@ -33,6 +33,23 @@ pub enum OptionError {
 
 /// A game's options. Every field combination a value can hold is valid; invalid text never
 /// becomes a value.
+///
+/// ```
+/// use salpakan_engine::generals::{FlagRule, GeneralsOptions};
+/// use salpakan_engine::{GameOptions, OptionError};
+///
+/// let o = GeneralsOptions::from_text("flag_rule=one_turn max_quiet_plies=200")?;
+/// assert_eq!(o.flag_rule, FlagRule::OneTurn);
+/// assert_eq!(o.max_quiet_plies, Some(200));
+/// // One canonical form: every option, written the same way in records and protocols.
+/// assert_eq!(GeneralsOptions::from_text(&o.to_text())?, o);
+/// assert_eq!(o.to_json()["max_quiet_plies"], 200);
+/// assert_eq!(GeneralsOptions::from_json(&serde_json::json!({"flag_rule": "one_turn", "max_quiet_plies": 200}))?, o);
+/// // Bad input is refused with what to write instead.
+/// let e = GeneralsOptions::from_text("flag_rule=never").unwrap_err();
+/// assert_eq!(e.to_string(), "option flag_rule: \"never\" is not valid; expected one of adjacent, one_turn, electronic");
+/// # Ok::<(), OptionError>(())
+/// ```
 pub trait GameOptions: Clone + Debug + Default + PartialEq + Send + Sync + 'static {
     /// Sets one option from its text value.
     ///

@@ -81,6 +81,22 @@ pub enum RecordError {
 }
 
 /// A parsed record: tags in order, movetext tokens, and the result token.
+///
+/// ```
+/// use salpakan_engine::{Record, RecordError};
+///
+/// let text = "[Game \"generals\"]\n[White \"Ana\"]\n\n1. a3-a4 b6-b5 2. a4-a5{>} 1-0\n";
+/// let r = Record::parse(text)?;
+/// assert_eq!(r.tag("White"), Some("Ana"));
+/// assert_eq!(r.plies, ["a3-a4", "b6-b5", "a4-a5{>}"]);
+/// assert_eq!(r.result, "1-0");
+/// // Writing and parsing again gives the same record.
+/// assert_eq!(Record::parse(&r.to_text())?, r);
+/// // A syntax error names its line.
+/// let e = Record::parse("[Game \"generals\"]\n\n1. a3-a4\n[Late \"tag\"]\n").unwrap_err();
+/// assert!(matches!(e, RecordError::Syntax { line: 4, .. }));
+/// # Ok::<(), RecordError>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Record {
     /// `[Name "value"]` tags in the order written.

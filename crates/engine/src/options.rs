@@ -196,9 +196,11 @@ pub fn parse_bool(key: &str, value: &str) -> Result<bool, OptionError> {
 pub fn parse_limit(key: &str, value: &str) -> Result<Option<u32>, OptionError> {
     match value.to_ascii_lowercase().as_str() {
         "off" | "none" | "0" | "false" => Ok(None),
+        // Any spelling of zero (`00`, `+0`) is off too, so that every value has one
+        // canonical text (`0` and `off` read back as off, never as a limit of 0).
         v => v
             .parse::<u32>()
-            .map(Some)
+            .map(|n| (n != 0).then_some(n))
             .map_err(|_| OptionError::BadValue {
                 key: key.into(),
                 value: value.into(),

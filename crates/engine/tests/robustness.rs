@@ -170,3 +170,24 @@ fn robust_splice_replaces_the_range() {
     assert_eq!(splice("abc", 10, 5, "Z"), "abZ");
     assert_eq!(splice("abc", 3, 5, "Z"), "abcZ");
 }
+
+/// Found by the `options` fuzz target: `max_quiet_plies=00` became a limit of 0 plies,
+/// written back as `0`, which reads as off: a value without a canonical text.
+#[test]
+fn fuzz_options_crash_zero_written_00_is_off_like_0() {
+    for kind in GameKind::ALL {
+        for zero in ["00", "+0", "0000"] {
+            let spec = GameSpec::from_text(kind, &format!("max_quiet_plies={zero}")).unwrap();
+            assert_eq!(
+                spec,
+                GameSpec::from_text(kind, "max_quiet_plies=off").unwrap()
+            );
+            assert_eq!(GameSpec::from_text(kind, &spec.to_text()).unwrap(), spec);
+        }
+    }
+    let spec = GameSpec::from_text(GameKind::Stratego, "two_square_limit=00").unwrap();
+    assert_eq!(
+        spec,
+        GameSpec::from_text(GameKind::Stratego, "two_square_limit=off").unwrap()
+    );
+}

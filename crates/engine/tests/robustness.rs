@@ -191,3 +191,20 @@ fn fuzz_options_crash_zero_written_00_is_off_like_0() {
         GameSpec::from_text(GameKind::Stratego, "two_square_limit=off").unwrap()
     );
 }
+
+/// Found by the `cdc` fuzz target: a players line whose `vs` is set off by a tab or a
+/// carriage return instead of a space panicked the importer.
+#[test]
+fn fuzz_cdc_crash_players_separated_by_other_white_space_are_read() {
+    for sep in ["\t", "\r", "  "] {
+        let text = CDC.replace("* alpha vs beta", &format!("* alpha{sep}vs{sep}beta"));
+        assert_ne!(text, CDC);
+        let r = import_cdc(&text, "g001.txt", None).expect("imports");
+        let names: Vec<&str> = r.tags.iter().map(|(_, v)| v.as_str()).collect();
+        assert!(
+            names.contains(&"alpha") && names.contains(&"beta"),
+            "{:?}",
+            r.tags
+        );
+    }
+}

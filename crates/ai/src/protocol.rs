@@ -171,16 +171,7 @@ impl ExternalBot {
             .lines
             .recv_timeout(Duration::from_millis(self.timeout_ms))
         {
-            Ok(line) => {
-                let short: String = line.chars().take(200).collect();
-                match serde_json::from_str::<Value>(&line) {
-                    Ok(Value::Object(m)) => Ok(m),
-                    _ => Err(BotFailure::BadAnswer {
-                        answer: short,
-                        why: "expected one JSON object per line".into(),
-                    }),
-                }
-            }
+            Ok(line) => parse_answer(&line),
             Err(RecvTimeoutError::Timeout) => Err(BotFailure::Timeout(self.timeout_ms)),
             Err(RecvTimeoutError::Disconnected) => Err(self.crashed()),
         }
@@ -205,14 +196,7 @@ impl ExternalBot {
             "timeout_ms": self.timeout_ms,
         }))?;
         let a = self.answer()?;
-        match a.get("setup") {
-            None | Some(Value::Null) => Ok(None),
-            Some(v @ Value::Object(_)) if kind.has_setups() => Ok(Some(v.clone())),
-            Some(v) => Err(BotFailure::BadAnswer {
-                answer: v.to_string().chars().take(200).collect(),
-                why: "a setup is an object of square to piece code, or null".into(),
-            }),
-        }
+        setup_from_answer(kind, &a)
     }
 
     /// Sends the seat's turn (observation, the plies since its last turn, legal moves) and
@@ -233,13 +217,7 @@ impl ExternalBot {
             "legal_moves": game.legal_moves(),
         }))?;
         let a = self.answer()?;
-        match a.get("move") {
-            Some(Value::String(m)) => Ok(m.clone()),
-            _ => Err(BotFailure::BadAnswer {
-                answer: Value::Object(a).to_string().chars().take(200).collect(),
-                why: "expected {\"move\":\"...\"}".into(),
-            }),
-        }
+        move_from_answer(a)
     }
 
     /// Tells the bot the game is over and closes its input; the program is then waited for
@@ -260,6 +238,58 @@ impl ExternalBot {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Reads one line a bot wrote: one JSON object.
+///
+/// # Errors
+/// [`BotFailure::BadAnswer`] (quoting at most 200 characters of the line) for anything else.
+pub fn parse_answer(line: &str) -> Result<serde_json::Map<String, Value>, BotFailure> {
+    match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(m)) => Ok(m),
+        _ => Err(BotFailure::BadAnswer {
+            answer: line.chars().take(200).collect(),
+            why: "expected one JSON object per line".into(),
+        }),
+    }
+}
+
+/// The setup in a bot's answer to `start`: `None` when it asks for a random one (no
+/// `setup`, or `null`) or the game has none; the object is checked later by the arbiter.
+///
+/// # Errors
+/// [`BotFailure::BadAnswer`] for a setup that is not an object or `null`, or one sent for
+/// a game without setups.
+pub fn setup_from_answer(
+    kind: GameKind,
+    answer: &serde_json::Map<String, Value>,
+) -> Result<Option<Value>, BotFailure> {
+    match answer.get("setup") {
+        None | Some(Value::Null) => Ok(None),
+        Some(v @ Value::Object(_)) if kind.has_setups() => Ok(Some(v.clone())),
+        Some(v) => Err(BotFailure::BadAnswer {
+            answer: v.to_string().chars().take(200).collect(),
+            why: "a setup is an object of square to piece code, or null".into(),
+        }),
+    }
+}
+
+/// The move text in a bot's answer to `turn` (parsed and judged later by the arbiter).
+///
+/// # Errors
+/// [`BotFailure::BadAnswer`] unless the answer is `{"move":"..."}`.
+pub fn move_from_answer(answer: serde_json::Map<String, Value>) -> Result<String, BotFailure> {
+    match answer.get("move") {
+        Some(Value::String(m)) => Ok(m.clone()),
+        _ => Err(BotFailure::BadAnswer {
+            answer: Value::Object(answer)
+                .to_string()
+                .chars()
+                .take(200)
+                .collect(),
+            why: "expected {\"move\":\"...\"}".into(),
+        }),
     }
 }
 

@@ -441,3 +441,33 @@ fn read_bounded_line(input: &mut impl BufRead, line: &mut String) -> std::io::Re
     line.push_str(&String::from_utf8_lossy(&kept));
     Ok(total)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        /// Any sequence of request lines gets one answer each, an object with a boolean
+        /// `ok` (and an `error` sentence when refused), and never a panic.
+        #[test]
+        fn robust_arbiter_answers_every_line_with_ok_or_an_error(
+            lines in proptest::collection::vec(prop_oneof![
+                any::<String>(),
+                "\\{\"op\": ?\"(new|legal|play|observe|history|record|resign|draw|end|load|status|help|x)\"(, ?\"(game|move|seat|viewer|seed|options|record|copy|reason|winner)\": ?(\"[a-z0-9 -]{0,10}\"|[0-9]{1,20}|-1|null|true|\\{\\}))?(, ?\"id\": ?[0-9])?\\}",
+            ], 1..8)
+        ) {
+            let mut a = Arbiter::new();
+            for line in &lines {
+                let answer = a.handle(line);
+                let ok = answer.get("ok").and_then(Value::as_bool);
+                prop_assert!(ok.is_some(), "{answer}");
+                if ok == Some(false) {
+                    prop_assert!(answer.get("error").and_then(Value::as_str).is_some_and(|e| !e.is_empty()));
+                }
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use salpakan_engine::{GameKind, Seat};
+use salpakan_engine::{GameKind, GameSpec, Seat};
 use salpakan_tui::{PlayConfig, app::fresh_seed};
 
 /// Plays `game` against `bot` in the terminal.
@@ -28,16 +28,10 @@ pub fn play(
             )
         })?,
     };
-    let mut opts = serde_json::Map::new();
-    for o in options {
-        let (k, v) = o
-            .split_once('=')
-            .ok_or_else(|| format!("--option {o:?}: write key=value, e.g. reveal=winner"))?;
-        opts.insert(k.trim().into(), serde_json::Value::String(v.trim().into()));
-    }
+    let spec = GameSpec::from_key_values(kind, options.iter().map(String::as_str))
+        .map_err(|e| format!("bad options: {e}"))?;
     let cfg = PlayConfig {
-        kind,
-        options: serde_json::Value::Object(opts),
+        spec,
         bot: bot.to_string(),
         seat,
         seed,

@@ -17,7 +17,7 @@ fn salpakan(args: &[&str]) -> (bool, String) {
 
 #[test]
 fn play_refuses_bad_arguments_naming_the_fix() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["play", "chess"], "expected generals, stratego or banqi"),
         (
             &["play", "generals", "--seat", "red"],
@@ -29,6 +29,21 @@ fn play_refuses_bad_arguments_naming_the_fix() {
         ),
         (&["play", "banqi", "--option", "ruleset"], "write key=value"),
         (&["play", "generals", "--option", "reveal=all"], "reveal"),
+        (
+            &[
+                "play",
+                "stratego",
+                "--option",
+                "army=barrage",
+                "--option",
+                "setup_area=moon",
+            ],
+            "option setup_area: \"moon\" is not valid; expected one of standard, half, board",
+        ),
+        (
+            &["play", "banqi", "--option", "army=barrage"],
+            "unknown option \"army\"",
+        ),
     ];
     for (args, want) in cases {
         let (ok, err) = salpakan(args);

@@ -266,8 +266,10 @@ pub fn import_cdc(
                 continue;
             }
             if words.len() >= 3 && words[1] == "vs" && players.is_none() {
-                let (a, b) = body.split_once(" vs ").expect("has vs");
-                players = Some((a.trim().to_string(), b.trim().to_string()));
+                // The first word, then `vs` after any white space (not only a space).
+                let rest = body.trim_start()[words[0].len()..].trim_start();
+                let b = rest.strip_prefix(words[1]).unwrap_or(rest);
+                players = Some((words[0].to_string(), b.trim().to_string()));
                 continue;
             }
             if date.is_none() && players.is_none() {

@@ -110,6 +110,40 @@ pub struct HiddenPart {
 /// [`Game::observe`] and [`Game::view`], both for a [`Viewer`]; for a player or spectator
 /// they depend only on what that viewer may know, so two states that differ only in what a
 /// viewer cannot see give byte-identical output for that viewer.
+///
+/// ```
+/// use salpakan_engine::generals::{Generals, GeneralsOptions};
+/// use salpakan_engine::{Game, Seat, Viewer, rng_from_seed};
+///
+/// let options = GeneralsOptions::default();
+/// let hidden = Generals::random_hidden(&options, &mut rng_from_seed(3));
+/// let mut g = Generals::start(&options, hidden)?;
+/// assert_eq!(g.to_move(), Some(Seat::First));
+///
+/// let mut moves = Vec::new();
+/// g.legal_moves(&mut moves);
+/// let mv = moves[0];
+/// assert_eq!(mv.to_string().parse::<<Generals as Game>::Move>()?, mv); // moves are text too
+/// let event = g.play(mv)?;
+/// assert_eq!((g.ply(), g.to_move()), (1, Some(Seat::Second)));
+/// // Each viewer's view of the ply; its text is the record token.
+/// assert_eq!(g.view(&event, Viewer::Arbiter).to_string(), mv.to_string());
+///
+/// // Observations: White sees its own ranks, never Black's; the arbiter sees everything.
+/// let white = g.observe(Viewer::Player(Seat::First));
+/// let arbiter = g.observe(Viewer::Arbiter);
+/// let ranks_shown = |o: &<Generals as Game>::Observation, seat: &str| {
+///     o.board.iter().filter(|(_, s)| s.owner == seat && s.piece.is_some()).count()
+/// };
+/// assert_eq!(ranks_shown(&white, "black"), 0);
+/// assert_eq!(ranks_shown(&white, "white"), ranks_shown(&arbiter, "white"));
+/// assert_eq!(ranks_shown(&arbiter, "black"), 21);
+///
+/// // An illegal move is refused and changes nothing.
+/// assert!(g.play(mv).is_err());
+/// assert_eq!(g.ply(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// Which game this is.
     const KIND: GameKind;

@@ -25,8 +25,10 @@ mod game;
 mod matches;
 mod options;
 mod outcome;
+pub mod perft;
 pub mod record;
 mod seat;
+mod spec;
 
 pub mod banqi;
 pub mod cdc;
@@ -43,6 +45,7 @@ pub use options::{
 pub use outcome::{EndReason, Outcome, OutcomeView};
 pub use record::{Record, RecordError};
 pub use seat::{Seat, Viewer};
+pub use spec::GameSpec;
 
 use std::fmt;
 use std::str::FromStr;
@@ -114,24 +117,7 @@ impl GameKind {
         request: &serde_json::Map<String, serde_json::Value>,
         seed: impl Into<MatchSeed>,
     ) -> Result<Box<dyn AnyMatch>, StartError> {
-        fn go<G: Game>(
-            options: &serde_json::Value,
-            request: &serde_json::Map<String, serde_json::Value>,
-            seed: MatchSeed,
-        ) -> Result<Box<dyn AnyMatch>, StartError> {
-            let options = G::Options::from_json(options)?;
-            let mut rng = seed.rng();
-            let hidden = G::hidden_from_json(&options, request, &mut rng)?;
-            let mut m = Match::<G>::start(&options, hidden, &mut rng)?;
-            m.set_seed(seed);
-            Ok(Box::new(m))
-        }
-        let seed = seed.into();
-        match self {
-            GameKind::Generals => go::<generals::Generals>(options, request, seed),
-            GameKind::Stratego => go::<stratego::Stratego>(options, request, seed),
-            GameKind::Banqi => go::<banqi::Banqi>(options, request, seed),
-        }
+        GameSpec::from_json(self, options)?.new_match(request, seed)
     }
 
     /// Whether players submit secret setups (Generals, Stratego); Banqi is dealt instead.
@@ -151,29 +137,10 @@ impl GameKind {
         seat: Seat,
         setup: &serde_json::Value,
     ) -> Result<(), StartError> {
-        fn go<G: Game>(
-            options: &serde_json::Value,
-            name: &str,
-            setup: &serde_json::Value,
-        ) -> Result<(), StartError> {
-            let options = G::Options::from_json(options)?;
-            let mut request = serde_json::Map::new();
-            request.insert("setups".into(), serde_json::json!({ name: setup }));
-            G::hidden_from_json(&options, &request, &mut rng_from_seed(0))?;
-            Ok(())
-        }
         if !self.has_setups() {
-            return Err(StartError::Setup(SetupError::Invalid(format!(
-                "{} has no setups: the pieces are dealt",
-                self.name()
-            ))));
+            return Err(no_setups(self));
         }
-        let name = self.seat_name(seat);
-        match self {
-            GameKind::Generals => go::<generals::Generals>(options, name, setup),
-            GameKind::Stratego => go::<stratego::Stratego>(options, name, setup),
-            GameKind::Banqi => unreachable!("has_setups is false"),
-        }
+        GameSpec::from_json(self, options)?.check_setup(seat, setup)
     }
 
     /// A random setup for `seat` drawn from `seed`, as a JSON object of square → piece code.
@@ -186,30 +153,10 @@ impl GameKind {
         seat: Seat,
         seed: u64,
     ) -> Result<serde_json::Value, StartError> {
-        fn go<G: Game>(
-            options: &serde_json::Value,
-            seat: Seat,
-            seed: u64,
-        ) -> Result<serde_json::Value, StartError> {
-            let options = G::Options::from_json(options)?;
-            let hidden = G::random_hidden(&options, &mut rng_from_seed(seed));
-            let part = G::hidden_parts(&hidden)
-                .into_iter()
-                .find(|p| p.owner == Some(seat))
-                .ok_or_else(|| {
-                    StartError::Setup(SetupError::Invalid(
-                        "this game has no setup for that seat".into(),
-                    ))
-                })?;
-            Ok(placements_json(&part.text))
+        if !self.has_setups() {
+            return Err(no_setups(self));
         }
-        match self {
-            GameKind::Generals => go::<generals::Generals>(options, seat, seed),
-            GameKind::Stratego => go::<stratego::Stratego>(options, seat, seed),
-            GameKind::Banqi => Err(StartError::Setup(SetupError::Invalid(
-                "banqi has no setups: the pieces are dealt".into(),
-            ))),
-        }
+        GameSpec::from_json(self, options)?.random_setup(seat, seed)
     }
 
     /// Replays a full record of this game.
@@ -223,6 +170,14 @@ impl GameKind {
             GameKind::Banqi => Ok(Box::new(Match::<banqi::Banqi>::replay(record)?)),
         }
     }
+}
+
+/// The error for a setup asked of a game whose pieces are dealt.
+fn no_setups(kind: GameKind) -> StartError {
+    StartError::Setup(SetupError::Invalid(format!(
+        "{} has no setups: the pieces are dealt",
+        kind.name()
+    )))
 }
 
 /// A hidden part's canonical text (`a1:FLG b1:PVT ...`) as a JSON object of square → code.

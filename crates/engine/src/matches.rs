@@ -19,6 +19,36 @@ pub enum Copy {
 
 /// One game under the arbiter: the state, the hidden initial state and its commitments,
 /// every ply played, and the record tags (players, date...).
+///
+/// ```
+/// use salpakan_engine::stratego::{Stratego, StrategoOptions};
+/// use salpakan_engine::{Copy, Game, GameOptions, Match, Record, Seat};
+///
+/// let options = StrategoOptions::from_text("army=barrage")?;
+/// let mut m = Match::<Stratego>::random(&options, 11)?;
+/// // Both setups are committed to before the first move: (part name, SHA-256 hex).
+/// assert_eq!(m.commitments().len(), 2);
+/// for _ in 0..6 {
+///     let mut moves = Vec::new();
+///     m.game().legal_moves(&mut moves);
+///     m.play(moves[0])?;
+/// }
+/// m.set_tag("Red", "Ana");
+///
+/// // The full record reveals both setups and salts; it replays and verifies.
+/// let text = m.record(Copy::Full).to_text();
+/// let record = Record::parse(&text)?;
+/// let replayed = Match::<Stratego>::replay(&record)?;
+/// replayed.verify(&record)?;
+/// assert_eq!(replayed.moves(), m.moves());
+/// assert_eq!(record.tag("Red"), Some("Ana"));
+///
+/// // A seat's copy holds only what that seat knew: its own setup, not the other's.
+/// let red = m.record(Copy::Seat(Seat::First));
+/// assert!(red.tag("RedSetup").is_some() && red.tag("BlueSetup").is_none());
+/// assert!(Match::<Stratego>::replay(&red).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Match<G: Game> {
     game: G,
@@ -388,6 +418,28 @@ pub struct PlyViews {
 }
 
 /// A match of any game, through text and JSON: what protocols and servers use.
+///
+/// ```
+/// use salpakan_engine::{AnyMatch, GameKind, PlayError, Seat, Viewer};
+///
+/// // A Banqi match from a protocol request: options as JSON, the deal drawn from the seed.
+/// let options = serde_json::json!({"max_quiet_plies": 60});
+/// let mut m = GameKind::Banqi.new_match(&options, &serde_json::Map::new(), 5)?;
+/// assert_eq!((m.kind(), m.to_move()), (GameKind::Banqi, Some(Seat::First)));
+/// assert_eq!(m.options_json()["max_quiet_plies"], 60);
+///
+/// let moves = m.legal_moves(); // text: a flip is the square's name
+/// assert_eq!(moves.len(), 32);
+/// let views = m.play_text(&moves[0])?;
+/// // A flip is public: every viewer sees the same piece turned up.
+/// assert_eq!(views.players[0], views.spectator);
+/// assert_eq!(m.observe_json(Viewer::Spectator)["ply"], 1);
+///
+/// // Bad text is a parse error and changes nothing.
+/// assert!(matches!(m.play_text("z9"), Err(PlayError::Parse(_))));
+/// assert_eq!(m.ply(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait AnyMatch: Send + Sync + std::fmt::Debug {
     /// Which game.
     fn kind(&self) -> GameKind;

@@ -33,6 +33,23 @@ pub enum OptionError {
 
 /// A game's options. Every field combination a value can hold is valid; invalid text never
 /// becomes a value.
+///
+/// ```
+/// use salpakan_engine::generals::{FlagRule, GeneralsOptions};
+/// use salpakan_engine::{GameOptions, OptionError};
+///
+/// let o = GeneralsOptions::from_text("flag_rule=one_turn max_quiet_plies=200")?;
+/// assert_eq!(o.flag_rule, FlagRule::OneTurn);
+/// assert_eq!(o.max_quiet_plies, Some(200));
+/// // One canonical form: every option, written the same way in records and protocols.
+/// assert_eq!(GeneralsOptions::from_text(&o.to_text())?, o);
+/// assert_eq!(o.to_json()["max_quiet_plies"], 200);
+/// assert_eq!(GeneralsOptions::from_json(&serde_json::json!({"flag_rule": "one_turn", "max_quiet_plies": 200}))?, o);
+/// // Bad input is refused with what to write instead.
+/// let e = GeneralsOptions::from_text("flag_rule=never").unwrap_err();
+/// assert_eq!(e.to_string(), "option flag_rule: \"never\" is not valid; expected one of adjacent, one_turn, electronic");
+/// # Ok::<(), OptionError>(())
+/// ```
 pub trait GameOptions: Clone + Debug + Default + PartialEq + Send + Sync + 'static {
     /// Sets one option from its text value.
     ///
@@ -71,13 +88,10 @@ pub trait GameOptions: Clone + Debug + Default + PartialEq + Send + Sync + 'stat
     /// # Errors
     /// A pair without `=`, or the first bad option.
     fn from_text(text: &str) -> Result<Self, OptionError> {
-        let mut pairs = Vec::new();
-        for word in text.split_whitespace() {
-            let (k, v) = word.split_once('=').ok_or_else(|| {
-                OptionError::Inconsistent(format!("option {word:?} must be written key=value"))
-            })?;
-            pairs.push((k, v));
-        }
+        let pairs = text
+            .split_whitespace()
+            .map(split_key_value)
+            .collect::<Result<Vec<_>, _>>()?;
         Self::from_pairs(pairs)
     }
 
@@ -147,6 +161,18 @@ pub trait GameOptions: Clone + Debug + Default + PartialEq + Send + Sync + 'stat
     }
 }
 
+/// Splits one `key=value` word at its first `=`.
+///
+/// # Errors
+/// [`OptionError::Inconsistent`] for a word without `=`.
+pub(crate) fn split_key_value(word: &str) -> Result<(&str, &str), OptionError> {
+    word.split_once('=').ok_or_else(|| {
+        OptionError::Inconsistent(format!(
+            "option {word:?}: write key=value, e.g. max_quiet_plies=200"
+        ))
+    })
+}
+
 /// Parses a boolean option value (`true`/`false`, `on`/`off`, `yes`/`no`, `1`/`0`).
 ///
 /// # Errors
@@ -170,9 +196,11 @@ pub fn parse_bool(key: &str, value: &str) -> Result<bool, OptionError> {
 pub fn parse_limit(key: &str, value: &str) -> Result<Option<u32>, OptionError> {
     match value.to_ascii_lowercase().as_str() {
         "off" | "none" | "0" | "false" => Ok(None),
+        // Any spelling of zero (`00`, `+0`) is off too, so that every value has one
+        // canonical text (`0` and `off` read back as off, never as a limit of 0).
         v => v
             .parse::<u32>()
-            .map(Some)
+            .map(|n| (n != 0).then_some(n))
             .map_err(|_| OptionError::BadValue {
                 key: key.into(),
                 value: value.into(),

@@ -81,6 +81,22 @@ pub enum RecordError {
 }
 
 /// A parsed record: tags in order, movetext tokens, and the result token.
+///
+/// ```
+/// use salpakan_engine::{Record, RecordError};
+///
+/// let text = "[Game \"generals\"]\n[White \"Ana\"]\n\n1. a3-a4 b6-b5 2. a4-a5{>} 1-0\n";
+/// let r = Record::parse(text)?;
+/// assert_eq!(r.tag("White"), Some("Ana"));
+/// assert_eq!(r.plies, ["a3-a4", "b6-b5", "a4-a5{>}"]);
+/// assert_eq!(r.result, "1-0");
+/// // Writing and parsing again gives the same record.
+/// assert_eq!(Record::parse(&r.to_text())?, r);
+/// // A syntax error names its line.
+/// let e = Record::parse("[Game \"generals\"]\n\n1. a3-a4\n[Late \"tag\"]\n").unwrap_err();
+/// assert!(matches!(e, RecordError::Syntax { line: 4, .. }));
+/// # Ok::<(), RecordError>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Record {
     /// `[Name "value"]` tags in the order written.
@@ -166,6 +182,10 @@ impl Record {
                     return Err(syntax(format!(
                         "{word:?}: comments must be attached to a move"
                     )));
+                } else if word.starts_with([';', '[']) {
+                    // Written at the start of a wrapped line, it would read as a comment or
+                    // a tag: no move is written so.
+                    return Err(syntax(format!("{word:?}: a move cannot start with ; or [")));
                 } else {
                     rec.plies.push(word.to_string());
                 }
@@ -288,6 +308,24 @@ mod tests {
         let p = Record::parse(&t).unwrap();
         assert_eq!(p, r);
         assert_eq!(p.to_text(), t);
+    }
+
+    /// Found by the `record` fuzz target: a ply token starting with `;` was accepted in
+    /// the middle of a line, then written at the start of a wrapped line, where it reads as
+    /// a comment, so the record changed on a round trip.
+    #[test]
+    fn fuzz_record_crash_a_ply_starting_with_a_comment_or_tag_mark_is_refused() {
+        for bad in [";6{p}", "[x"] {
+            let text = format!("[Game \"generals\"]\n\n1. a3-a4 {bad} *\n");
+            let e = Record::parse(&text).unwrap_err();
+            assert!(
+                matches!(&e, RecordError::Syntax { line: 3, message } if message.contains("cannot start with")),
+                "{e}"
+            );
+        }
+        // A whole line starting with ; is still a comment.
+        let r = Record::parse("[Game \"generals\"]\n\n; a comment\n1. a3-a4 *\n").unwrap();
+        assert_eq!(r.plies, ["a3-a4"]);
     }
 
     #[test]

@@ -768,3 +768,37 @@ fn a_short_match_seed_gives_the_stream_older_records_were_drawn_from() {
         assert!(bad.parse::<MatchSeed>().is_err(), "{bad:?} was accepted");
     }
 }
+
+#[test]
+fn game_spec_parses_key_values_text_and_json_to_the_same_typed_options() {
+    use salpakan_engine::{GameKind, GameSpec, OptionError};
+    let words = GameSpec::from_key_values(
+        GameKind::Generals,
+        [" reveal = winner", "max_quiet_plies=90"],
+    )
+    .unwrap();
+    let GameSpec::Generals(o) = &words else {
+        panic!("a Generals spec")
+    };
+    assert_eq!(o.max_quiet_plies, Some(90));
+    assert_eq!(
+        GameSpec::from_text(GameKind::Generals, &words.to_text()).unwrap(),
+        words
+    );
+    assert_eq!(
+        GameSpec::from_json(GameKind::Generals, &words.to_json()).unwrap(),
+        words
+    );
+    assert_eq!(
+        GameSpec::from_text(GameKind::Generals, "").unwrap(),
+        GameSpec::default_for(GameKind::Generals)
+    );
+    assert!(matches!(
+        GameSpec::from_key_values(GameKind::Generals, ["reveal"]),
+        Err(OptionError::Inconsistent(m)) if m.contains("write key=value")
+    ));
+    assert!(matches!(
+        GameSpec::from_key_values(GameKind::Generals, ["reveal=sometimes"]),
+        Err(OptionError::BadValue { key, .. }) if key == "reveal"
+    ));
+}

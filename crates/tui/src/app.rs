@@ -11,7 +11,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 use salpakan_engine::{
-    AnyMatch, Copy, EndReason, GameKind, Outcome, Record, Seat, Viewer, replay_record,
+    AnyMatch, Copy, EndReason, GameKind, GameSpec, Outcome, Record, Seat, Viewer, replay_record,
 };
 use serde_json::Value;
 
@@ -23,10 +23,8 @@ use crate::setup::{SetupState, parse_setup_text, saved_setups, setup_path, setup
 /// How a game is to be played.
 #[derive(Clone, Debug)]
 pub struct PlayConfig {
-    /// Which game.
-    pub kind: GameKind,
-    /// Its options as a JSON object (`null` for the defaults).
-    pub options: Value,
+    /// Which game, with its validated options.
+    pub spec: GameSpec,
     /// The bot's spec (`random`, `mcts`, ...).
     pub bot: String,
     /// The player's seat.
@@ -216,7 +214,7 @@ impl App {
     /// # Errors
     /// Bad options or an unknown bot.
     pub fn new(cfg: PlayConfig) -> Result<App, TuiError> {
-        let pres = Presenter::new(cfg.kind, &cfg.options)?;
+        let pres = Presenter::new(&cfg.spec);
         let bot = Bot::new(&cfg.bot)?;
         let mut app = App {
             screen: Screen::Setup(SetupState::new(&pres, cfg.seat)),
@@ -498,15 +496,14 @@ impl App {
         self.games_played += 1;
         let seed = mix(cfg.seed, 1000 + self.games_played);
         let made = if by_bot {
-            self.bot.as_ref().expect("a bot").choose_setup(
-                cfg.kind,
-                &self.pres.options,
-                cfg.seat,
-                seed,
-            )
+            self.bot
+                .as_ref()
+                .expect("a bot")
+                .choose_setup(&self.pres.spec, cfg.seat, seed)
         } else {
-            cfg.kind
-                .random_setup(&self.pres.options, cfg.seat, seed)
+            self.pres
+                .spec
+                .random_setup(cfg.seat, seed)
                 .map_err(|e| e.to_string())
         };
         let Screen::Setup(s) = &mut self.screen else {
@@ -598,38 +595,41 @@ impl App {
         let bot = self.bot.as_ref().expect("a bot");
         let seed = mix(cfg.seed, self.games_played);
         let mut request = serde_json::Map::new();
-        if cfg.kind.has_setups() {
+        let kind = self.pres.kind;
+        if kind.has_setups() {
             let mut setups = serde_json::Map::new();
             let mine = match my_setup {
                 Some(v) => v,
-                None => cfg
-                    .kind
-                    .random_setup(&self.pres.options, cfg.seat, mix(seed, 1))
+                None => self
+                    .pres
+                    .spec
+                    .random_setup(cfg.seat, mix(seed, 1))
                     .map_err(|e| TuiError::Setup(e.to_string()))?,
             };
             let theirs = bot
-                .choose_setup(cfg.kind, &self.pres.options, cfg.seat.other(), mix(seed, 2))
+                .choose_setup(&self.pres.spec, cfg.seat.other(), mix(seed, 2))
                 .map_err(TuiError::Setup)?;
-            setups.insert(cfg.kind.seat_name(cfg.seat).into(), mine);
-            setups.insert(cfg.kind.seat_name(cfg.seat.other()).into(), theirs);
+            setups.insert(kind.seat_name(cfg.seat).into(), mine);
+            setups.insert(kind.seat_name(cfg.seat.other()).into(), theirs);
             request.insert("setups".into(), Value::Object(setups));
         }
-        let mut m = cfg
-            .kind
-            .new_match(&self.pres.options, &request, seed)
+        let mut m = self
+            .pres
+            .spec
+            .new_match(&request, seed)
             .map_err(|e| TuiError::Setup(e.to_string()))?;
         m.set_record_tag("Event", "salpakan play".into());
         m.set_record_tag("Date", crate::time::date_tag());
-        m.set_record_tag(&capitalize(cfg.kind.seat_name(cfg.seat)), "You".into());
+        m.set_record_tag(&capitalize(kind.seat_name(cfg.seat)), "You".into());
         m.set_record_tag(
-            &capitalize(cfg.kind.seat_name(cfg.seat.other())),
+            &capitalize(kind.seat_name(cfg.seat.other())),
             format!("bot: {}", bot.name()),
         );
         let cursor = match cfg.seat {
             Seat::First => (self.pres.files / 2, 0),
             Seat::Second => (self.pres.files / 2, self.pres.ranks - 1),
         };
-        let cursor = if cfg.kind == GameKind::Banqi {
+        let cursor = if kind == GameKind::Banqi {
             (0, 0)
         } else {
             cursor
@@ -1033,7 +1033,7 @@ impl App {
         }
         cfg.out_dir.join(format!(
             "salpakan-{}-{}.rec",
-            cfg.kind.name(),
+            cfg.spec.kind().name(),
             crate::time::file_stamp()
         ))
     }
@@ -1150,9 +1150,9 @@ impl ReplayState {
             .map_err(|e| bad(e.to_string()))?
             .parse()
             .map_err(bad)?;
-        let options_text = record.tag("Options").unwrap_or("");
-        let options = options_json(options_text);
-        let pres = Presenter::new(kind, &options).map_err(|e| bad(e.to_string()))?;
+        let spec = GameSpec::from_text(kind, record.tag("Options").unwrap_or(""))
+            .map_err(|e| bad(format!("tag [Options]: {e}")))?;
+        let pres = Presenter::new(&spec);
         let copy = record.tag("Copy").unwrap_or("full");
         let (full, seat) = if copy == "full" {
             let m = replay_record(&record).map_err(|e| bad(e.to_string()))?;
@@ -1234,15 +1234,4 @@ impl ReplayState {
         self.observation = m.observe_json(Viewer::Arbiter);
         Ok(())
     }
-}
-
-/// Options text (`a=b c=d`) as a JSON object of strings.
-#[must_use]
-pub fn options_json(text: &str) -> Value {
-    Value::Object(
-        text.split_whitespace()
-            .filter_map(|w| w.split_once('='))
-            .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
-            .collect(),
-    )
 }

@@ -3,7 +3,7 @@
 //! seat's knowledge only (the ai crate builds that from the match).
 
 use salpakan_ai::{BotSpec, accepts_draw, choose_move, choose_setup};
-use salpakan_engine::{AnyMatch, GameKind, Seat};
+use salpakan_engine::{AnyMatch, GameSpec, Seat};
 
 use crate::TuiError;
 
@@ -56,12 +56,12 @@ impl Bot {
     /// Bad options or a game without setups.
     pub fn choose_setup(
         &self,
-        kind: GameKind,
-        options: &serde_json::Value,
+        game: &GameSpec,
         seat: Seat,
         seed: u64,
     ) -> Result<serde_json::Value, String> {
-        choose_setup(&self.spec, kind, options, seat, seed).map_err(|e| e.to_string())
+        choose_setup(&self.spec, game.kind(), &game.to_json(), seat, seed)
+            .map_err(|e| e.to_string())
     }
 
     /// Whether the bot, playing `seat`, accepts a draw offered now.

@@ -26,9 +26,6 @@ use std::path::PathBuf;
 /// What can go wrong, said so that the user knows what to do.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TuiError {
-    /// Bad game options.
-    #[error("bad options: {0}")]
-    Options(String),
     /// An unknown bot.
     #[error("{0}")]
     Bot(String),

@@ -4,13 +4,11 @@
 //! Everything here reads the engine's public types and the observation JSON a viewer is
 //! given, so the screens never touch the arbiter's state.
 
-use salpakan_engine::banqi::{self, BanqiOptions};
-use salpakan_engine::generals::{self, GeneralsOptions};
-use salpakan_engine::stratego::{self, StrategoOptions};
-use salpakan_engine::{GameKind, GameOptions, Seat};
+use salpakan_engine::banqi;
+use salpakan_engine::generals;
+use salpakan_engine::stratego;
+use salpakan_engine::{GameKind, GameSpec, Seat};
 use serde_json::Value;
-
-use crate::TuiError;
 
 /// A square as zero-based (file, rank); `(0, 0)` is `a1`.
 pub type Pos = (u8, u8);
@@ -61,8 +59,8 @@ pub const LAKE: &str = "≈≈≈";
 pub struct Presenter {
     /// Which game.
     pub kind: GameKind,
-    /// The options in canonical JSON.
-    pub options: Value,
+    /// The game with its validated options.
+    pub spec: GameSpec,
     /// Files (columns) of the board.
     pub files: u8,
     /// Ranks (rows) of the board.
@@ -74,16 +72,12 @@ pub struct Presenter {
 }
 
 impl Presenter {
-    /// The presenter for `kind` with `options` (a JSON object of option → value; `null` for
-    /// the defaults).
-    ///
-    /// # Errors
-    /// Bad options, with the engine's message.
-    pub fn new(kind: GameKind, options: &Value) -> Result<Presenter, TuiError> {
-        let bad = |e: salpakan_engine::OptionError| TuiError::Options(e.to_string());
-        match kind {
-            GameKind::Generals => {
-                let o = GeneralsOptions::from_json(options).map_err(bad)?;
+    /// The presenter for a game with its validated options.
+    #[must_use]
+    pub fn new(spec: &GameSpec) -> Presenter {
+        let kind = spec.kind();
+        match spec {
+            GameSpec::Generals(o) => {
                 let area = |seat: Seat| -> Vec<Pos> {
                     let ranks = match seat {
                         Seat::First => 0..3,
@@ -93,9 +87,9 @@ impl Presenter {
                         .flat_map(|r| (0..generals::FILES).map(move |f| (f, r)))
                         .collect()
                 };
-                Ok(Presenter {
+                Presenter {
                     kind,
-                    options: o.to_json(),
+                    spec: spec.clone(),
                     files: generals::FILES,
                     ranks: generals::RANKS,
                     lakes: Vec::new(),
@@ -106,11 +100,10 @@ impl Presenter {
                         .iter()
                         .map(|p| p.code().to_string())
                         .collect(),
-                    army_name: option_text(&o.to_json(), "army"),
-                })
+                    army_name: option_text(spec, "army"),
+                }
             }
-            GameKind::Stratego => {
-                let o = StrategoOptions::from_json(options).map_err(bad)?;
+            GameSpec::Stratego(o) => {
                 let area = |seat: Seat| -> Vec<Pos> {
                     let mask = o.setup_area.mask(seat);
                     stratego::Square::all()
@@ -118,9 +111,9 @@ impl Presenter {
                         .map(|s| (s.file(), s.rank()))
                         .collect()
                 };
-                Ok(Presenter {
+                Presenter {
                     kind,
-                    options: o.to_json(),
+                    spec: spec.clone(),
                     files: stratego::FILES,
                     ranks: stratego::RANKS,
                     lakes: stratego::Square::all()
@@ -134,22 +127,19 @@ impl Presenter {
                         .iter()
                         .map(|p| p.code().to_string())
                         .collect(),
-                    army_name: option_text(&o.to_json(), "army"),
-                })
+                    army_name: option_text(spec, "army"),
+                }
             }
-            GameKind::Banqi => {
-                let o = BanqiOptions::from_json(options).map_err(bad)?;
-                Ok(Presenter {
-                    kind,
-                    options: o.to_json(),
-                    files: banqi::FILES,
-                    ranks: banqi::RANKS,
-                    lakes: Vec::new(),
-                    areas: [Vec::new(), Vec::new()],
-                    army: Vec::new(),
-                    army_name: String::new(),
-                })
-            }
+            GameSpec::Banqi(_) => Presenter {
+                kind,
+                spec: spec.clone(),
+                files: banqi::FILES,
+                ranks: banqi::RANKS,
+                lakes: Vec::new(),
+                areas: [Vec::new(), Vec::new()],
+                army: Vec::new(),
+                army_name: String::new(),
+            },
         }
     }
 
@@ -522,12 +512,13 @@ impl Presenter {
     }
 }
 
-fn option_text(options: &Value, key: &str) -> String {
-    match options.get(key) {
-        Some(Value::String(s)) => s.clone(),
-        Some(v) => v.to_string(),
-        None => String::new(),
-    }
+/// The canonical text of option `key` (empty if the game has no such option).
+fn option_text(spec: &GameSpec, key: &str) -> String {
+    spec.pairs()
+        .into_iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v)
+        .unwrap_or_default()
 }
 
 /// `white` → `White`.

@@ -208,8 +208,8 @@ impl SetupState {
     /// # Errors
     /// The engine's message: which square, which piece, what is wrong.
     pub fn validate(&self, p: &Presenter) -> Result<(), TuiError> {
-        p.kind
-            .check_setup(&p.options, self.seat, &self.to_json(p))
+        p.spec
+            .check_setup(self.seat, &self.to_json(p))
             .map_err(|e| TuiError::Setup(e.to_string()))
     }
 }

@@ -9,7 +9,7 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
-use salpakan_engine::{Copy, EndReason, GameKind, Record, Seat, replay_record};
+use salpakan_engine::{Copy, EndReason, GameKind, GameSpec, Record, Seat, replay_record};
 use salpakan_tui::app::{Input, Screen};
 use salpakan_tui::presenter::{BACK, LAKE};
 use salpakan_tui::{App, PlayConfig};
@@ -42,10 +42,9 @@ fn temp_dir(name: &str) -> TempDir {
     TempDir(d)
 }
 
-fn config(kind: GameKind, seat: Seat, options: serde_json::Value, dir: &Path) -> PlayConfig {
+fn config(kind: GameKind, seat: Seat, options: &[&str], dir: &Path) -> PlayConfig {
     PlayConfig {
-        kind,
-        options,
+        spec: GameSpec::from_key_values(kind, options.iter().copied()).unwrap(),
         bot: "random".into(),
         seat,
         seed: 11,
@@ -57,7 +56,7 @@ fn config(kind: GameKind, seat: Seat, options: serde_json::Value, dir: &Path) ->
 
 fn app(kind: GameKind, seat: Seat) -> (App, TempDir) {
     let dir = temp_dir(kind.name());
-    let a = App::new(config(kind, seat, serde_json::Value::Null, &dir)).unwrap();
+    let a = App::new(config(kind, seat, &[], &dir)).unwrap();
     (a, dir)
 }
 
@@ -220,7 +219,7 @@ fn the_log_shows_what_a_challenge_did() {
     let mut a = App::new(config(
         GameKind::Generals,
         Seat::First,
-        serde_json::json!({"max_quiet_plies": 300}),
+        &["max_quiet_plies=300"],
         &dir,
     ))
     .unwrap();
@@ -253,7 +252,7 @@ fn a_full_game_against_the_random_bot_ends_revealed_with_a_record_that_replays()
     let mut a = App::new(config(
         GameKind::Generals,
         Seat::First,
-        serde_json::json!({"max_quiet_plies": 40}),
+        &["max_quiet_plies=40"],
         &dir,
     ))
     .unwrap();
@@ -538,4 +537,42 @@ fn replay_steps_through_a_full_record_and_shows_a_seat_copy_as_text() {
     std::fs::write(&broken, "[Game \"generals\"]\n\nzz\n*\n").unwrap();
     let err = App::replay(broken.clone(), "[Game \"generals\"]\n\nzz\n*\n").unwrap_err();
     assert!(err.to_string().contains("broken.rec"), "{err}");
+}
+
+#[test]
+fn replay_of_a_seat_copy_refuses_options_the_engine_refuses() {
+    // A seat's copy is not replayed by the engine, so its [Options] are checked by the same
+    // parser that reads them everywhere else (they used to be read leniently here).
+    let m = salpakan_engine::Match::<salpakan_engine::generals::Generals>::random(
+        &Default::default(),
+        5,
+    )
+    .unwrap();
+    let good = m.record(Copy::Seat(Seat::First)).to_text();
+    let path = PathBuf::from("white.rec");
+    assert!(App::replay(path.clone(), &good).is_ok());
+    let bad = good.replacen("[Options \"", "[Options \"reveal=sometimes ", 1);
+    assert_ne!(bad, good, "the record has an Options tag");
+    let err = App::replay(path, &bad).unwrap_err().to_string();
+    assert!(err.contains("[Options]") && err.contains("reveal"), "{err}");
+}
+
+#[test]
+fn play_config_carries_typed_options_to_the_game() {
+    let dir = temp_dir("typed-options");
+    let a = App::new(config(
+        GameKind::Stratego,
+        Seat::First,
+        &["army=barrage", "setup_area=half"],
+        &dir,
+    ))
+    .unwrap();
+    let spec = &a.pres.spec;
+    assert_eq!(spec.kind(), GameKind::Stratego);
+    assert!(
+        spec.to_text().contains("army=barrage"),
+        "{}",
+        spec.to_text()
+    );
+    assert_eq!(a.pres.army_name(), "barrage");
 }

@@ -1,4 +1,5 @@
-//! `salpakan serve` and `salpakan loadtest`: thin wrappers over `salpakan-server`.
+//! `salpakan serve` and `salpakan loadtest`: thin wrappers over `salpakan-server` and
+//! `salpakan-client`.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -158,16 +159,55 @@ pub fn loadtest(
     url: Option<String>,
     abuse: bool,
 ) -> Result<(), String> {
-    let opts = salpakan_server::loadtest::Options {
+    let opts = salpakan_client::loadtest::Options {
         games,
         rate,
         seconds,
         url,
         abuse,
     };
-    let report = salpakan_server::loadtest::run(&opts)?;
+    let report = salpakan_client::loadtest::run(&opts, &InProcess)?;
     print!("{report}");
     Ok(())
+}
+
+/// The load generator's own server (no `--url`): this program's server, in this process.
+struct InProcess;
+
+impl salpakan_client::loadtest::Host for InProcess {
+    fn start(&self, db: &Path) -> Result<salpakan_client::loadtest::Started, String> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        // Every client comes from 127.0.0.1: the per-address limits are lifted.
+        let config = Config {
+            rate_per_s: 1000,
+            burst: 1000,
+            max_conns_per_ip: 100_000,
+            max_conns: 100_000,
+            guest_burst: 1000,
+            ..Config::default()
+        };
+        let server = rt
+            .block_on(salpakan_server::Server::start(
+                SocketAddr::from(([127, 0, 0, 1], 0)),
+                db,
+                config,
+            ))
+            .map_err(|e| e.to_string())?;
+        let addr = server.addr;
+        rt.spawn(server.wait());
+        Ok(salpakan_client::loadtest::Started {
+            addr,
+            stop: Box::new(move || rt.shutdown_timeout(std::time::Duration::from_secs(1))),
+        })
+    }
+
+    fn stored_moves(&self, db: &Path) -> Option<u64> {
+        salpakan_server::stored_moves(db)
+    }
 }
 
 fn init_logging() {

@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 
-use salpakan_server::client::{Ws, http};
+use salpakan_client::{Ws, http};
 use serde_json::{Value, json};
 
 fn serve(db: &std::path::Path) -> (Child, SocketAddr) {

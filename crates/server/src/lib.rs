@@ -23,16 +23,13 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod abuse;
 pub mod app;
 pub mod bots;
-pub mod client;
 pub mod clock;
 mod error;
 pub mod game;
 mod http;
 pub mod identity;
-pub mod loadtest;
 mod net;
 pub mod store;
 mod ws;
@@ -40,6 +37,7 @@ mod ws;
 pub use app::{App, Config, Metrics};
 pub use clock::{ManualTime, SystemTime, TimeControl, TimeSource};
 pub use error::{Error, Result};
+pub use store::stored_moves;
 
 use std::net::SocketAddr;
 use std::path::Path;

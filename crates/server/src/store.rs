@@ -159,6 +159,19 @@ fn storage(e: impl std::fmt::Display) -> Error {
     Error::Storage(e.to_string())
 }
 
+/// The moves stored in the database at `db` (the load generator's check that every
+/// acknowledged move is durable); `None` when it cannot be read.
+pub fn stored_moves(db: &Path) -> Option<u64> {
+    let c = rusqlite::Connection::open(db).ok()?;
+    c.query_row(
+        "SELECT COUNT(*) FROM events WHERE arb LIKE '{\"a\":\"move\"%'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )
+    .ok()
+    .and_then(|n| u64::try_from(n).ok())
+}
+
 impl Store {
     /// Opens (creating if needed) the database at `path`, loads what a starting server needs
     /// and starts the writer thread.

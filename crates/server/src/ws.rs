@@ -59,8 +59,8 @@ fn request_id(text: &str) -> Option<Value> {
 /// Whether a read error is a frame or message over the size limit.
 fn too_large(e: axum::Error) -> bool {
     e.into_inner()
-        .downcast_ref::<tokio_tungstenite::tungstenite::Error>()
-        .is_some_and(|e| matches!(e, tokio_tungstenite::tungstenite::Error::Capacity(_)))
+        .downcast_ref::<tungstenite::Error>()
+        .is_some_and(|e| matches!(e, tungstenite::Error::Capacity(_)))
 }
 
 struct Bucket {

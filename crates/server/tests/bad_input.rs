@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use salpakan_server::client::{Ws, http};
+use salpakan_client::{Ws, http};
 use serde_json::{Value, json};
 
 async fn version(addr: std::net::SocketAddr, game: &str) -> u64 {

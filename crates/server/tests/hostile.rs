@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use common::*;
 use futures_util::StreamExt;
-use salpakan_server::client::{Ws, http};
+use salpakan_client::{Ws, http};
 use salpakan_server::{Config, ManualTime, Server};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

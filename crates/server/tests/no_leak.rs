@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use salpakan_engine::{GameKind, Seat};
-use salpakan_server::client::http;
+use salpakan_client::http;
 use serde_json::{Value, json};
 
 /// Forward moves from `from_rank` to `to_rank` in distinct files, from the legal moves.

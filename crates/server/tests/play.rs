@@ -6,7 +6,7 @@ mod common;
 use std::sync::Arc;
 
 use common::*;
-use salpakan_server::client::{Ws, http};
+use salpakan_client::{Ws, http};
 use salpakan_server::{Config, ManualTime};
 use serde_json::{Value, json};
 

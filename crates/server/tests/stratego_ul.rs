@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use salpakan_server::client::Ws;
+use salpakan_client::Ws;
 use serde_json::{Value, json};
 
 async fn event(ws: &mut Ws, ty: &str) -> Value {
@@ -120,7 +120,7 @@ async fn ul_game_with_a_rescue_plays_over_the_protocol() {
     act(&mut b, json!({"t": "resign", "game": game})).await;
     let end = event(&mut r, "end").await;
     assert_eq!(end["e"]["result"]["winner"], "red");
-    let (st, rec) = salpakan_server::client::http(
+    let (st, rec) = salpakan_client::http(
         addr,
         "GET",
         &format!("/api/games/{game}/record"),

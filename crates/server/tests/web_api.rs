@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use salpakan_server::client::http;
+use salpakan_client::http;
 use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use salpakan_server::client::{Ws, http};
+use salpakan_client::{Ws, http};
 use salpakan_server::{Config, ManualTime, Server};
 use serde_json::{Value, json};
 

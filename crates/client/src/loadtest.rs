@@ -7,6 +7,7 @@
 //! bounded in time.
 
 use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -28,8 +29,39 @@ pub struct Options {
     /// A running server (`http://127.0.0.1:8080`); none starts one in this process on a
     /// temporary database.
     pub url: Option<String>,
-    /// Also run the floods of [`abuse`] against the (in-process) server.
+    /// Also run the abuse floods, against a server process of its own (this program's
+    /// `serve`).
     pub abuse: bool,
+}
+
+/// The server side of a run that has no `url`: the command, which links the server,
+/// supplies it, so that this crate speaks only the protocol.
+pub trait Host {
+    /// Starts a server in this process over the (new) database `db`, listening on
+    /// 127.0.0.1 at a port the system picks, with the per-address limits lifted (every
+    /// client of the run comes from 127.0.0.1).
+    ///
+    /// # Errors
+    /// The server cannot be started.
+    fn start(&self, db: &Path) -> Result<Started, String>;
+
+    /// The moves stored in the database `db` (every acknowledged move must be there);
+    /// `None` when it cannot be read.
+    fn stored_moves(&self, db: &Path) -> Option<u64>;
+}
+
+/// A server that [`Host::start`] started.
+pub struct Started {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    /// Stops it (called once the run and its count of stored moves are done).
+    pub stop: Box<dyn FnOnce()>,
+}
+
+impl std::fmt::Debug for Started {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Started").field("addr", &self.addr).finish()
+    }
 }
 
 /// What was measured.
@@ -149,11 +181,12 @@ fn loopback(url: &str) -> Result<SocketAddr, String> {
     Ok(addr)
 }
 
-/// Runs the load test.
+/// Runs the load test; without a `url`, against a server that `host` starts in this
+/// process.
 ///
 /// # Errors
 /// A bad option, a server that cannot be started or reached.
-pub fn run(opts: &Options) -> Result<Report, String> {
+pub fn run(opts: &Options, host: &dyn Host) -> Result<Report, String> {
     if opts.games == 0 || opts.games > 20_000 {
         return Err("--games is 1 to 20000".into());
     }
@@ -161,10 +194,9 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         return Err("--rate is above 0 and at most 100; --seconds above 0 and at most 3600".into());
     }
     if opts.abuse {
-        return run_abuse(opts);
+        return run_abuse(opts, host);
     }
-    let mut db_path = None;
-    let mut server_rt = None;
+    let mut local = None;
     let addr = if let Some(u) = &opts.url {
         loopback(u)?
     } else {
@@ -172,31 +204,9 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let db = dir.join("loadtest.db");
         let _ = std::fs::remove_file(&db);
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .map_err(|e| e.to_string())?;
-        // Every client comes from 127.0.0.1: the per-address limits are lifted.
-        let config = crate::Config {
-            rate_per_s: 1000,
-            burst: 1000,
-            max_conns_per_ip: 100_000,
-            max_conns: 100_000,
-            guest_burst: 1000,
-            ..crate::Config::default()
-        };
-        let server = rt
-            .block_on(crate::Server::start(
-                "127.0.0.1:0".parse().expect("addr"),
-                &db,
-                config,
-            ))
-            .map_err(|e| e.to_string())?;
-        let addr = server.addr;
-        rt.spawn(server.wait());
-        db_path = Some(db);
-        server_rt = Some(rt);
+        let started = host.start(&db)?;
+        let addr = started.addr;
+        local = Some((db, started));
         addr
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -206,32 +216,21 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         .map_err(|e| e.to_string())?;
     let mut report = rt.block_on(drive(addr, opts.clone()))?;
     drop(rt);
-    if let Some(db) = &db_path {
+    if let Some((db, started)) = local {
         std::thread::sleep(Duration::from_millis(200));
-        if let Ok(c) = rusqlite::Connection::open(db) {
-            report.stored_moves = c
-                .query_row(
-                    "SELECT COUNT(*) FROM events WHERE arb LIKE '{\"a\":\"move\"%'",
-                    [],
-                    |r| r.get::<_, i64>(0),
-                )
-                .ok()
-                .and_then(|n| u64::try_from(n).ok());
-        }
+        report.stored_moves = host.stored_moves(&db);
         if let Some(dir) = db.parent() {
             let _ = std::fs::remove_dir_all(dir);
         }
-    }
-    if let Some(rt) = server_rt {
-        rt.shutdown_timeout(Duration::from_secs(1));
+        (started.stop)();
     }
     Ok(report)
 }
 
 /// `--abuse`: a real server process (this program's `serve`, with its default limits but
 /// for the normal games' connections and guests from 127.0.0.1), the normal load, and the
-/// floods of [`crate::abuse`] at once.
-fn run_abuse(opts: &Options) -> Result<Report, String> {
+/// floods of `crate::abuse` at once.
+fn run_abuse(opts: &Options, host: &dyn Host) -> Result<Report, String> {
     use std::io::{BufRead, BufReader};
     if opts.url.is_some() {
         return Err("--abuse starts its own server (to watch its memory): leave out --url".into());
@@ -326,16 +325,7 @@ fn run_abuse(opts: &Options) -> Result<Report, String> {
     let _ = child.kill();
     let _ = child.wait();
     let mut report = result?;
-    if let Ok(c) = rusqlite::Connection::open(&db) {
-        report.stored_moves = c
-            .query_row(
-                "SELECT COUNT(*) FROM events WHERE arb LIKE '{\"a\":\"move\"%'",
-                [],
-                |r| r.get::<_, i64>(0),
-            )
-            .ok()
-            .and_then(|n| u64::try_from(n).ok());
-    }
+    report.stored_moves = host.stored_moves(&db);
     let _ = std::fs::remove_dir_all(&dir);
     let g = |a: &AtomicU64| a.load(Ordering::Relaxed);
     let logged = *logged.lock().expect("lock");
@@ -352,7 +342,7 @@ fn run_abuse(opts: &Options) -> Result<Report, String> {
 }
 
 async fn drive(addr: SocketAddr, opts: Options) -> Result<Report, String> {
-    let e = |e: crate::client::ClientError| e.to_string();
+    let e = |e: crate::ClientError| e.to_string();
     // A few guests, reused: a guest may sit in many games at once.
     let mut http = HttpConn::connect(addr).await.map_err(e)?;
     let pairs = opts.games.clamp(1, 16);

@@ -229,7 +229,4 @@ pub enum StartError {
     /// A bad setup or deal.
     #[error("{0}")]
     Setup(#[from] SetupError),
-    /// The game is not available in this build.
-    #[error("{0} is not available yet")]
-    NotYet(&'static str),
 }

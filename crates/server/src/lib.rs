@@ -23,15 +23,15 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod app;
-pub mod bots;
-pub mod clock;
+pub(crate) mod app;
+pub(crate) mod bots;
+pub(crate) mod clock;
 mod error;
-pub mod game;
+pub(crate) mod game;
 mod http;
-pub mod identity;
+pub(crate) mod identity;
 mod net;
-pub mod store;
+pub(crate) mod store;
 mod ws;
 
 pub use app::{App, Config, Metrics};

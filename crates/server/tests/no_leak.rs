@@ -5,8 +5,8 @@
 mod common;
 
 use common::*;
-use salpakan_engine::{GameKind, Seat};
 use salpakan_client::http;
+use salpakan_engine::{GameKind, Seat};
 use serde_json::{Value, json};
 
 /// Forward moves from `from_rank` to `to_rank` in distinct files, from the legal moves.

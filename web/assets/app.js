@@ -908,6 +908,11 @@ async function replayScreen(/** @type {string} */ id) {
   }
   const g = spec(rep.game);
   document.getElementById('nav-rules')?.setAttribute('href', `/rules/${g.name}`);
+  // a seat's own copy (the game is on, or never reveals) lacks the other army: no board to replay
+  if (rep.tags.Copy && rep.tags.Copy !== 'full') {
+    return replace(main, h('div', { class: 'card' }, h('h2', {}, T.title), h('p', {}, T.ownCopyOnly),
+      h('div', { class: 'btn-row wrap' }, h('a', { class: 'btn', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, T.downloadOwn), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, T.watch))));
+  }
   if (!rep.tags.WhiteSetup && !rep.tags.RedSetup && !rep.tags.Deal) {
     return replace(main, h('div', { class: 'card' }, h('h2', {}, T.title), h('p', {}, T.notPublished), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, T.watch)));
   }
@@ -1028,7 +1033,7 @@ function replayWords(g, p, before, view) {
     if (target?.faceDown) return T.triedFaceDown(who, face(mover), path, face(target));
     return target ? T.captured(who, face(mover), path, face(target)) : T.moved(who, face(mover), path);
   }
-  if (!p.outcome || !target) return T.moved(who, name(mover), path);
+  if (!p.outcome || !target) return T.moved(who, name(mover, p.shown?.mover), path);
   const m = name(mover, p.shown?.mover), d = name(target, p.shown?.target);
   const verb = g.name === 'generals' ? T.challenged : T.attacked;
   const res = p.outcome === 'win' ? T.won(m) : p.outcome === 'loss' ? T.won(d) : T.bothRemoved;

@@ -37,6 +37,11 @@ export function parseRecord(text) {
   return { tags, tokens };
 }
 
+/** Squares between two on a line: `a1`–`a4` is 3. */
+function steps(/** @type {string} */ a, /** @type {string} */ b) {
+  return Math.abs(a.charCodeAt(0) - b.charCodeAt(0)) + Math.abs(Number(a.slice(1)) - Number(b.slice(1)));
+}
+
 /** "a1:FLG b1:PVT" → {a1: 'FLG', b1: 'PVT'} */
 function placements(/** @type {string|undefined} */ s) {
   /** @type {Record<string,string>} */
@@ -137,7 +142,10 @@ export function replayRecord(text) {
           ? (sign === '>' ? 'challenger wins' : sign === '<' ? 'challenged piece wins' : 'both eliminated')
           : (sign === '>' ? 'attacker wins' : sign === '<' ? 'defender wins' : 'both removed');
       } else {
-        pos[to] = mover;
+        // a Stratego Scout that moves more than one square shows what it is (the move says so)
+        const long = game === 'stratego' && mover && steps(from, to) > 1;
+        if (long) ply.shown = { mover: true, target: false };
+        pos[to] = long ? { ...mover, seen: [...g.seats] } : mover;
         delete pos[from];
       }
       const [, , , , rescued, at] = m;

@@ -24,6 +24,8 @@ export const REPLAY = {
   unreadable: 'This record could not be read.',
   notPublished: 'The full record is published when the game ends. Come back then.',
   watch: 'Watch the game',
+  ownCopyOnly: 'The full record is published when the game ends (never, for a game played without the final reveal). Until then you can download your own copy: your army and what you saw.',
+  downloadOwn: 'Download your copy',
   back: 'Back to the lobby',
   move: 'Move',
   first: 'First',

@@ -174,6 +174,13 @@ test('a seat view shows the other seat\'s pieces only where the rules revealed t
   assert.equal(blue.b4.code, null, 'Red pieces that never fought stay unknown');
   assert.equal(viewOf('stratego', st.positions[2], 'blue').a5.code, null, 'unknown before the attack');
   assert.equal(viewOf('stratego', st.positions[4], 'full').b4.code, 'F', 'the full reveal shows everything');
+  // a Scout that moves more than one square is known from then on
+  const scout = replayRecord([
+    '[Game "stratego"]', '[Copy "full"]', '[Options "army=barrage"]',
+    '[RedSetup "a4:2 b4:F"]', '[BlueSetup "a7:5 b7:F c7:2"]', '',
+    '1. a4-a6 c7-c6 1-0', ''].join('\n'));
+  assert.equal(viewOf('stratego', scout.positions[2], 'blue').a6.code, '2', 'a long move shows the Scout');
+  assert.equal(viewOf('stratego', scout.positions[2], 'red').c6.code, null, 'a one-square move shows nothing');
   // Generals, reveal=none: a challenge shows no rank; reveal=winner shows the survivor's
   const rec = (/** @type {string} */ reveal) => replayRecord([
     '[Game "generals"]', '[Copy "full"]', `[Options "first=white reveal=${reveal}"]`,

@@ -8,7 +8,7 @@ export const WELCOME = {
   quickTitle: 'Play the computer now',
   quickHelp: 'One click: a friendly level, the usual rules, no clock.',
   /** @param {string} title */
-  quickButton: (title) => `Play ${title}`,
+  quickButton: (title) => title,
   /** @param {string} title */
   quickLabel: (title) => `Play ${title} against the computer`,
   defaultName: 'Guest',
@@ -42,7 +42,7 @@ export const REPLAY = {
   viewSeat: (seat) => `What ${seat} saw`,
   /** @param {number} n */
   moves: (n) => `Moves (${n})`,
-  share: 'Copy link to this move',
+  share: 'Link to this move',
   copied: 'Link copied.',
   startBanqi: 'Start position, every piece face down.',
   startFull: 'Start position, every piece shown.',

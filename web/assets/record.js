@@ -68,9 +68,11 @@ export function replayRecord(text) {
   if (game === 'banqi') {
     for (const [sq, code] of Object.entries(placements(tags.Deal))) pos[sq] = { owner: colourOf(code), piece: code, faceDown: true };
   } else {
+    // Generals' open_flag shows each Flag to the opponent from the start
+    const openFlag = game === 'generals' && /\bopen_flag=true\b/.test(tags.Options ?? '');
     for (const seat of g.seats) {
       const tag = seat[0].toUpperCase() + seat.slice(1) + 'Setup';
-      for (const [sq, code] of Object.entries(placements(tags[tag]))) pos[sq] = { owner: seat, piece: code, seen: [seat] };
+      for (const [sq, code] of Object.entries(placements(tags[tag]))) pos[sq] = { owner: seat, piece: code, seen: openFlag && code === 'FLG' ? [...g.seats] : [seat] };
     }
   }
   const positions = [pos];

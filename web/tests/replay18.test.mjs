@@ -189,4 +189,11 @@ test('a seat view shows the other seat\'s pieces only where the rules revealed t
   assert.equal(viewOf('generals', rec('none').positions[2], 'black').a4.code, null, 'reveal=none: the survivor stays unknown');
   assert.equal(viewOf('generals', rec('winner').positions[2], 'black').a4.code, 'CPT', 'reveal=winner: the survivor is shown');
   assert.equal(viewOf('generals', rec('winner').positions[2], 'black').b1.code, null);
+  // open_flag=true: each Flag is shown to the opponent from the start, nothing else
+  const open = replayRecord([
+    '[Game "generals"]', '[Copy "full"]', '[Options "first=white open_flag=true"]',
+    '[WhiteSetup "a3:CPT b1:FLG"]', '[BlackSetup "a5:PVT b8:FLG"]', '', '1. a3-a4 1-0', ''].join('\n'));
+  assert.equal(viewOf('generals', open.positions[0], 'black').b1.code, 'FLG');
+  assert.equal(viewOf('generals', open.positions[1], 'black').a4.code, null);
+  assert.equal(viewOf('generals', rec('none').positions[0], 'black').b1.code, null, 'without open_flag the Flag is hidden');
 });

@@ -55,7 +55,8 @@ test('a first visit explains salpakan in two lines and one click starts a game a
     const id = new URL(page.url()).pathname.split('/').pop();
     const info = await (await fetch(`${server.url}/api/games/${id}`)).json();
     assert.equal(info.kind, game, `the ${title} button starts a ${game} game`);
-    assert.ok(Object.values(info.players).some((p) => /** @type {any} */ (p)?.bot), 'against the computer');
+    const bots = (await (await fetch(`${server.url}/api/bots`)).json()).bots;
+    assert.ok(Object.values(info.players).some((p) => /** @type {any} */ (p)?.bot === bots[1]), `against the computer at level 2 (${bots[1]}): ${JSON.stringify(info.players)}`);
     assert.equal(info.clock, null, 'no clock by default');
     if (game === 'banqi') {
       await page.locator('.board').waitFor();

@@ -978,6 +978,9 @@ async function replayScreen(/** @type {string} */ id) {
     board.render(viewOf(g.name, rep.positions[at], view), { last: p?.from ? { from: p.from, to: p.to ?? p.from } : null });
     label.textContent = at === 0 ? (g.name === 'banqi' ? T.startBanqi : view === 'full' ? T.startFull : T.startSeat(cap(view))) : T.plyOf(at, rep.plies.length, words[at - 1]);
     moves.querySelectorAll('li').forEach((li, j) => li.classList.toggle('current', j === at - 1));
+    // keep the current move in sight within the list (the page itself does not scroll)
+    const cur = moves.querySelector('li.current');
+    if (cur) moves.scrollTop += cur.getBoundingClientRect().top - moves.getBoundingClientRect().top - moves.clientHeight / 2;
     if (location.pathname === `/replay/${id}`) history.replaceState(null, '', link());
   };
   slider.addEventListener('input', () => show(Number(slider.value)));
@@ -1009,7 +1012,6 @@ async function replayScreen(/** @type {string} */ id) {
     if (e.key === 'ArrowRight') show(at + 1);
   });
   show(at);
-  moves.querySelector('li.current')?.scrollIntoView({ block: 'nearest' });
 }
 
 /**

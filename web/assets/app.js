@@ -5,7 +5,8 @@ import { Board } from './board.js';
 import { installSprite, pieceElement, pieceName } from './pieces.js';
 import { GAMES, GAME_NAMES, spec, cap, optionSummary, sideClass } from './games.js';
 import { SetupEditor } from './setup.js';
-import { replayRecord, colourOf } from './record.js';
+import { replayRecord, colourOf, viewOf, knows } from './record.js';
+import { REPLAY, WELCOME } from './strings.js';
 import { api, ensureGuest, Live, rememberSeat, seatToken, refreshSeats } from './net.js';
 import { fromSync, applyEvent } from './state.js';
 import { load, save, sound, applyMotion } from './settings.js';
@@ -94,7 +95,7 @@ function clockLabel(c) {
   return `${Number.isInteger(min) ? min : min.toFixed(1)} min${c.inc ? ` + ${c.inc} s` : ''}`;
 }
 
-function nameCard(/** @type {() => void} */ then) {
+function nameCard(/** @type {() => void} */ then, intro = true) {
   const input = h('input', { id: 'name', name: 'name', autocomplete: 'nickname', maxlength: '24', required: true, value: load().name ?? '', placeholder: 'e.g. Ana' });
   const form = h('form', { class: 'card name-card', onsubmit: async (/** @type {Event} */ e) => {
     e.preventDefault();
@@ -107,7 +108,7 @@ function nameCard(/** @type {() => void} */ then) {
     }
   } },
     h('h2', {}, 'Welcome'),
-    h('p', {}, 'Play Game of the Generals, Stratego and Banqi with a neutral arbiter that sees both armies and tells no secrets.'),
+    intro ? h('p', {}, 'Play Game of the Generals, Stratego and Banqi with a neutral arbiter that sees both armies and tells no secrets.') : null,
     h('label', { for: 'name' }, 'Your name'),
     h('div', { class: 'inline' }, input, h('button', { class: 'btn primary', type: 'submit' }, 'Continue')));
   return form;
@@ -118,7 +119,7 @@ function lobbyScreen() {
   document.title = 'salpakan · Lobby';
   const me = load();
   if (!me.token) {
-    replace(main, h('div', { class: 'lobby narrow' }, hero(), nameCard(() => lobbyScreen())));
+    replace(main, h('div', { class: 'lobby narrow' }, hero(), quickPlay(), nameCard(() => lobbyScreen(), false)));
     return;
   }
   const seeks = h('ul', { class: 'list', id: 'seeks', 'aria-label': 'Open seeks' });
@@ -187,7 +188,43 @@ async function myGames(/** @type {HTMLElement} */ list) {
 function hero() {
   const art = h('div', { class: 'hero-art', 'aria-hidden': 'true' },
     pieceElement('generals', '5G', 'white'), pieceElement('stratego', '10', 'red'), pieceElement('banqi', 'K', 'red'), pieceElement('banqi', null, ''), pieceElement('generals', null, 'black'));
-  return h('section', { class: 'hero' }, art, h('h1', {}, 'salpakan'), h('p', { class: 'tagline' }, 'Hidden-piece war games, played fair.'));
+  return h('section', { class: 'hero' }, art, h('h1', {}, 'salpakan'), h('p', { class: 'tagline' }, 'Hidden-piece war games, played fair.'),
+    h('p', { class: 'intro', id: 'intro-1' }, WELCOME.line1), h('p', { class: 'intro', id: 'intro-2' }, WELCOME.line2));
+}
+
+/** The game a one-click start made: its setup editor opens with a random setup, ready. */
+let quickGame = /** @type {string|null} */ (null);
+
+/** One click, one game against the computer: a default name, level, options and no clock. */
+function quickPlay() {
+  const start = async (/** @type {string} */ game, /** @type {HTMLButtonElement} */ btn) => {
+    btn.disabled = true;
+    try {
+      const typed = /** @type {HTMLInputElement|null} */ (document.getElementById('name'))?.value.trim();
+      await ensureGuest(typed || load().name || WELCOME.defaultName);
+      header();
+      if (!botLevels.length) botLevels = ((await api('GET', '/api/bots'))?.bots ?? []).map(String);
+      // a friendly level: the one last chosen for this game, else level 2 (never planning ahead)
+      const bot = load().botLevels?.[game] ?? botLevels[1] ?? botLevels[0] ?? DEFAULT_LEVEL;
+      const r = await api('POST', '/api/bot-games', { game, options: {}, clock: null, bot });
+      rememberSeat(r.game, r.seat_token);
+      quickGame = r.game;
+      go(`/game/${r.game}`);
+    } catch (err) {
+      btn.disabled = false;
+      toast(String(/** @type {Error} */ (err).message), 'error');
+    }
+  };
+  return h('section', { class: 'card quick-play', 'aria-labelledby': 'quick-title' },
+    h('h2', { id: 'quick-title' }, WELCOME.quickTitle),
+    h('p', { class: 'muted' }, WELCOME.quickHelp),
+    h('div', { class: 'quick-buttons' }, GAME_NAMES.map((name) => {
+      const icon = name === 'generals' ? pieceElement('generals', '4G', 'white') : name === 'stratego' ? pieceElement('stratego', '10', 'red') : pieceElement('banqi', 'K', 'red');
+      const btn = h('button', { type: 'button', class: 'btn quick', dataset: { quick: name }, 'aria-label': WELCOME.quickLabel(GAMES[name].title),
+        onclick: () => start(name, btn) }, icon, h('span', {}, WELCOME.quickButton(GAMES[name].title)));
+      return btn;
+    })),
+    h('p', { class: 'muted small' }, WELCOME.orName));
 }
 
 /** @param {HTMLElement} list @param {import('./net.js').Seek[]} items */
@@ -723,6 +760,8 @@ function gameScreen(/** @type {string} */ id) {
         /** @type {any} */ (st).your_setup = p;
       },
     });
+    // a one-click game starts with a random setup in the editor: Ready is one more click
+    if (quickGame === id) { quickGame = null; editor.random(); }
     root.classList.add('setup-mode');
     root.replaceChildren(h('div', { class: 'setup-head' }, h('h1', {}, `${g.title}: you play ${cap(you)}`), h('p', { class: 'muted' }, `Against ${playerName(opp)} · ${clockLabel(st.clock)}`)), editor.el);
     drawSetupStatus(g);
@@ -851,75 +890,124 @@ function rulesScreen(/** @type {import('./pieces.js').GameName} */ game) {
 
 async function replayScreen(/** @type {string} */ id) {
   header();
-  document.title = 'salpakan · Replay';
-  replace(main, h('p', { class: 'card' }, 'Loading the record…'));
+  const T = REPLAY;
+  document.title = `salpakan · ${T.title}`;
+  replace(main, h('p', { class: 'card' }, T.loading));
   /** @type {string} */
   let text;
   try {
     text = await api('GET', `/api/games/${id}/record`);
   } catch (e) {
-    return replace(main, h('div', { class: 'card' }, h('h2', {}, 'Replay'), h('p', {}, String(/** @type {Error} */ (e).message)), h('a', { class: 'btn', href: '/', 'data-link': true }, 'Back to the lobby')));
+    return replace(main, h('div', { class: 'card' }, h('h2', {}, T.title), h('p', {}, String(/** @type {Error} */ (e).message)), h('a', { class: 'btn', href: '/', 'data-link': true }, T.back)));
   }
   let rep;
   try {
     rep = replayRecord(text);
   } catch {
-    return replace(main, h('div', { class: 'card' }, h('h2', {}, 'Replay'), h('p', {}, 'This record could not be read.')));
+    return replace(main, h('div', { class: 'card' }, h('h2', {}, T.title), h('p', {}, T.unreadable)));
   }
   const g = spec(rep.game);
   document.getElementById('nav-rules')?.setAttribute('href', `/rules/${g.name}`);
-  if (!rep.tags.WhiteSetup && !rep.tags.RedSetup && !rep.tags.Deal) {
-    return replace(main, h('div', { class: 'card' }, h('h2', {}, 'Replay'), h('p', {}, 'The full record is published when the game ends. Come back then.'), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, 'Watch the game')));
+  // a seat's own copy (the game is on, or never reveals) lacks the other army: no board to replay
+  if (rep.tags.Copy && rep.tags.Copy !== 'full') {
+    return replace(main, h('div', { class: 'card' }, h('h2', {}, T.title), h('p', {}, T.ownCopyOnly),
+      h('div', { class: 'btn-row wrap' }, h('a', { class: 'btn', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, T.downloadOwn), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, T.watch))));
   }
-  let at = rep.positions.length - 1;
-  let flipped = false;
+  if (!rep.tags.WhiteSetup && !rep.tags.RedSetup && !rep.tags.Deal) {
+    return replace(main, h('div', { class: 'card' }, h('h2', {}, T.title), h('p', {}, T.notPublished), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, T.watch)));
+  }
+  const last = rep.positions.length - 1;
+  // a shared link opens at its ply and view: /replay/<id>?ply=N&view=white
+  const q = new URLSearchParams(location.search);
+  const askedPly = Number.parseInt(q.get('ply') ?? '', 10);
+  let at = Number.isFinite(askedPly) ? Math.max(0, Math.min(last, askedPly)) : last;
+  let view = g.seats.includes(q.get('view') ?? '') ? /** @type {string} */ (q.get('view')) : 'full';
+  let flipped = view === g.seats[1];
   let board = new Board(g, flipped, {});
   const wrap = h('div', { class: 'board-wrap' }, board.el);
   const flip = () => {
     flipped = !flipped;
     board = new Board(g, flipped, {});
     wrap.replaceChildren(board.el);
-    flipBtn.setAttribute('aria-pressed', String(flipped));
     show(at);
   };
-  const flipBtn = h('button', { class: 'btn small', type: 'button', id: 'replay-flip', 'aria-pressed': 'false', onclick: flip }, 'Flip board');
-  const slider = h('input', { type: 'range', id: 'replay-ply', min: '0', max: String(rep.positions.length - 1), value: String(at) });
+  const flipBtn = h('button', { class: 'btn small', type: 'button', id: 'replay-flip', 'aria-pressed': 'false', onclick: flip }, T.flip);
+  const slider = h('input', { type: 'range', id: 'replay-ply', min: '0', max: String(last), value: String(at) });
   const label = h('p', { class: 'replay-label', role: 'status', 'aria-live': 'polite' });
-  const words = rep.plies.map((p, i) => replayWords(g, p, rep.positions[i], rep.positions[i + 1]));
-  const moves = h('ol', { class: 'moves', 'aria-label': 'Moves' }, rep.plies.map((p, i) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => show(i + 1) }, words[i]))));
+  const viewSel = h('select', { id: 'replay-view', name: 'view' },
+    h('option', { value: 'full' }, T.viewFull), ...g.seats.map((seat) => h('option', { value: seat }, T.viewSeat(cap(seat)))));
+  viewSel.value = view;
+  viewSel.addEventListener('change', () => {
+    view = viewSel.value;
+    drawMoves();
+    show(at);
+  });
+  const moves = h('ol', { class: 'moves', 'aria-label': 'Moves' });
+  /** @type {string[]} */
+  let words = [];
+  const drawMoves = () => {
+    words = rep.plies.map((p, i) => replayWords(g, p, rep.positions[i], view));
+    replace(moves, ...rep.plies.map((p, i) => h('li', {}, h('button', { type: 'button', class: 'link', dataset: { ply: String(i + 1) }, onclick: () => show(i + 1) }, words[i]))));
+  };
+  /** @type {ReturnType<typeof setInterval>|null} */
+  let timer = null;
+  const playBtn = h('button', { class: 'btn small', type: 'button', id: 'replay-play', 'aria-pressed': 'false', onclick: () => (timer ? pause() : play()) }, T.play);
+  const pause = () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+    playBtn.textContent = T.play;
+    playBtn.setAttribute('aria-pressed', 'false');
+  };
+  const play = () => {
+    if (at >= last) show(0);
+    timer = setInterval(() => { show(at + 1); if (at >= last) pause(); }, 900);
+    playBtn.textContent = T.pause;
+    playBtn.setAttribute('aria-pressed', 'true');
+  };
+  leave = pause;
+  const link = () => `/replay/${id}?ply=${at}${view === 'full' ? '' : `&view=${view}`}`;
+  const share = h('button', { class: 'btn small', type: 'button', id: 'replay-share', onclick: () => {
+    const url = location.origin + link();
+    navigator.clipboard?.writeText(url).then(() => toast(T.copied, 'good'), () => toast(url));
+  } }, T.share);
   const show = (/** @type {number} */ i) => {
-    at = Math.max(0, Math.min(rep.positions.length - 1, i));
+    at = Math.max(0, Math.min(last, i));
     slider.value = String(at);
-    const pos = rep.positions[at];
-    /** @type {Record<string, SquareView>} */
-    const squares = {};
-    // a Banqi piece stays face down until it is flipped
-    for (const [s, v] of Object.entries(pos)) squares[s] = v.faceDown ? { code: null, side: '' } : { code: v.piece, side: v.owner };
+    flipBtn.setAttribute('aria-pressed', String(flipped));
     const p = rep.plies[at - 1];
-    board.render(squares, { last: p?.from ? { from: p.from, to: p.to ?? p.from } : null });
-    label.textContent = at === 0 ? (g.name === 'banqi' ? 'Start position, every piece face down.' : 'Start position, every piece shown.') : `Ply ${at} of ${rep.plies.length}: ${words[at - 1]}`;
+    board.render(viewOf(g.name, rep.positions[at], view), { last: p?.from ? { from: p.from, to: p.to ?? p.from } : null });
+    label.textContent = at === 0 ? (g.name === 'banqi' ? T.startBanqi : view === 'full' ? T.startFull : T.startSeat(cap(view))) : T.plyOf(at, rep.plies.length, words[at - 1]);
     moves.querySelectorAll('li').forEach((li, j) => li.classList.toggle('current', j === at - 1));
+    // keep the current move in sight within the list (the page itself does not scroll)
+    const cur = moves.querySelector('li.current');
+    if (cur) moves.scrollTop += cur.getBoundingClientRect().top - moves.getBoundingClientRect().top - moves.clientHeight / 2;
+    if (location.pathname === `/replay/${id}`) history.replaceState(null, '', link());
   };
   slider.addEventListener('input', () => show(Number(slider.value)));
-  const resultWords = rep.tags.Result === '1-0' ? `${cap(g.seats[0])} won` : rep.tags.Result === '0-1' ? `${cap(g.seats[1])} won` : rep.tags.Result && rep.tags.Result !== '*' ? 'Draw' : 'Unfinished';
+  const resultWords = rep.tags.Result === '1-0' ? T.seatWon(cap(g.seats[0])) : rep.tags.Result === '0-1' ? T.seatWon(cap(g.seats[1])) : rep.tags.Result && rep.tags.Result !== '*' ? T.draw : T.unfinished;
   const players = `${rep.tags.White ?? rep.tags.Red ?? rep.tags.First ?? ''}${rep.tags.Black || rep.tags.Blue || rep.tags.Second ? ' vs ' + (rep.tags.Black ?? rep.tags.Blue ?? rep.tags.Second) : ''}`;
+  drawMoves();
   replace(main, h('div', { class: 'game-screen replay' },
     h('div', { class: 'play-area' }, wrap),
     h('aside', { class: 'side-panel' },
-      h('h1', {}, `Replay: ${g.title}`),
+      h('h1', {}, T.heading(g.title)),
       players ? h('p', {}, players) : null,
       h('p', { class: 'muted result-line' }, `${resultWords}${rep.tags.Reason ? ` ${REASONS[rep.tags.Reason] ?? rep.tags.Reason}` : ''} (${rep.tags.Result ?? '*'})`),
-      h('label', { for: 'replay-ply' }, 'Move'), slider, label,
+      h('div', { class: 'field replay-view' }, h('label', { for: 'replay-view' }, T.view), viewSel),
+      h('label', { for: 'replay-ply' }, T.move), slider, label,
       h('div', { class: 'btn-row wrap' },
-        h('button', { class: 'btn small icon', type: 'button', 'aria-label': 'First', onclick: () => show(0), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h2v14H6zM20 5v14L9 12z" fill="currentColor"/></svg>' }),
-        h('button', { class: 'btn small icon', type: 'button', 'aria-label': 'Previous move', onclick: () => show(at - 1), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M18 5v14L7 12z" fill="currentColor"/></svg>' }),
-        h('button', { class: 'btn small icon', type: 'button', 'aria-label': 'Next move', onclick: () => show(at + 1), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5v14l11-7z" fill="currentColor"/></svg>' }),
-        h('button', { class: 'btn small icon', type: 'button', 'aria-label': 'Last', onclick: () => show(rep.positions.length - 1), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16 5h2v14h-2zM4 5v14l11-7z" fill="currentColor"/></svg>' }),
-        flipBtn,
-        h('a', { class: 'btn small', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, 'Download record')),
-      h('details', { class: 'moves-box', open: true }, h('summary', {}, `Moves (${rep.plies.length})`), moves))));
+        h('button', { class: 'btn small icon', type: 'button', 'aria-label': T.first, onclick: () => show(0), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h2v14H6zM20 5v14L9 12z" fill="currentColor"/></svg>' }),
+        h('button', { class: 'btn small icon', type: 'button', 'aria-label': T.previous, onclick: () => show(at - 1), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M18 5v14L7 12z" fill="currentColor"/></svg>' }),
+        h('button', { class: 'btn small icon', type: 'button', 'aria-label': T.next, onclick: () => show(at + 1), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5v14l11-7z" fill="currentColor"/></svg>' }),
+        h('button', { class: 'btn small icon', type: 'button', 'aria-label': T.last, onclick: () => show(last), html: '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16 5h2v14h-2zM4 5v14l11-7z" fill="currentColor"/></svg>' }),
+        playBtn),
+      h('div', { class: 'btn-row wrap' },
+        flipBtn, share,
+        h('a', { class: 'btn small', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, T.download)),
+      h('details', { class: 'moves-box', open: true }, h('summary', {}, T.moves(rep.plies.length)), moves))));
   document.addEventListener('keydown', function key(e) {
     if (!document.body.contains(slider)) return document.removeEventListener('keydown', key);
+    if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
     if (e.key === 'ArrowLeft') show(at - 1);
     if (e.key === 'ArrowRight') show(at + 1);
   });
@@ -927,25 +1015,31 @@ async function replayScreen(/** @type {string} */ id) {
 }
 
 /**
- * A replayed move in its game's own words, from the full positions before and after it.
+ * A replayed move in its game's own words, from the full position before it, naming only
+ * the pieces the viewer ('full' or a seat) knew: a seat's view never says more than it saw.
  * @param {GameSpec} g @param {import('./record.js').ReplayPly} p
- * @param {import('./record.js').FullPosition} before @param {import('./record.js').FullPosition} after
+ * @param {import('./record.js').FullPosition} before @param {string} view
  */
-function replayWords(g, p, before, after) {
+function replayWords(g, p, before, view) {
+  const T = REPLAY;
   const who = cap(p.seat);
-  const name = (/** @type {string|undefined} */ c) => (c ? pieceName(g.name, c) : 'a piece');
-  if (p.token === 'end') return `${who} ended the capture chain`;
-  if (!p.to) return `${who} flipped ${p.from ?? p.token}: ${name(after[p.from ?? p.token]?.piece)}`;
-  const mover = before[p.from ?? '']?.piece, target = before[p.to ?? '']?.piece;
+  const name = (/** @type {import('./record.js').FullSquare|undefined} */ sq, /** @type {boolean} */ shown = false) =>
+    (sq && (shown || knows(sq, view)) ? pieceName(g.name, sq.piece) : T.aPiece);
+  const face = (/** @type {import('./record.js').FullSquare|undefined} */ sq) => (sq ? pieceName(g.name, sq.piece) : T.aPiece);
+  if (p.token === 'end') return T.endChain(who);
+  // Banqi: a flip and a tried face-down piece turn it up for everyone
+  if (!p.to) return T.flipped(who, p.from ?? p.token, face(before[p.from ?? p.token]));
+  const mover = before[p.from ?? ''], target = before[p.to ?? ''];
   const path = `${p.from}–${p.to}`;
   if (g.name === 'banqi') {
-    if (before[p.to ?? '']?.faceDown) return `${who}: ${name(mover)} ${path} tried a face-down piece: ${name(target)}`;
-    return target ? `${who}: ${name(mover)} ${path} captured ${name(target)}` : `${who}: ${name(mover)} ${path}`;
+    if (target?.faceDown) return T.triedFaceDown(who, face(mover), path, face(target));
+    return target ? T.captured(who, face(mover), path, face(target)) : T.moved(who, face(mover), path);
   }
-  if (!p.outcome || !target) return `${who}: ${name(mover)} ${path}`;
-  const verb = g.name === 'generals' ? 'challenged' : 'attacked';
-  const res = p.outcome === 'win' ? `${name(mover)} won` : p.outcome === 'loss' ? `${name(target)} won` : 'both removed';
-  return `${who}: ${name(mover)} ${path} ${verb} ${name(target)}: ${res}`;
+  if (!p.outcome || !target) return T.moved(who, name(mover, p.shown?.mover), path);
+  const m = name(mover, p.shown?.mover), d = name(target, p.shown?.target);
+  const verb = g.name === 'generals' ? T.challenged : T.attacked;
+  const res = p.outcome === 'win' ? T.won(m) : p.outcome === 'loss' ? T.won(d) : T.bothRemoved;
+  return T.battle(who, m, path, verb, d, res);
 }
 
 // ---------------------------------------------------------------- start

@@ -573,41 +573,6 @@ async fn a_bot_game_flood_from_one_guest_is_capped() {
     assert_eq!(st, 200, "{v}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bot_game_whose_player_is_gone_ends() {
-    let ts = start_cfg("botaway", |c| c.bot_game_away_ms = 300_000).await;
-    let t = guest(ts.addr(), "Ana").await;
-    let (_, v) = http(
-        ts.addr(),
-        "POST",
-        "/api/bot-games",
-        Some(&t),
-        Some(&json!({"game": "generals", "bot": "random", "seat": "black"})),
-    )
-    .await
-    .unwrap();
-    let game = v["game"].as_str().unwrap().to_string();
-    let (mut ws, _) = join(ts.addr(), &game, v["seat_token"].as_str()).await;
-    act(&mut ws, json!({"t": "setup", "game": game, "random": true})).await;
-    event(&mut ws, "start").await;
-    let (mut spec, _) = join(ts.addr(), &game, None).await;
-    ws.close().await;
-    spec.until_with(|v| v["t"] == "presence" && v["online"] == false)
-        .await
-        .unwrap();
-    ts.time.advance(299_000);
-    let (_, sync) = join(ts.addr(), &game, None).await;
-    assert_eq!(sync["state"]["status"], "playing");
-    ts.time.advance(2_000);
-    // The game looks at its deadlines when anything reaches it (here a spectator).
-    let (_, sync) = join(ts.addr(), &game, None).await;
-    assert_eq!(sync["state"]["status"], "ended", "{sync}");
-    assert_eq!(
-        sync["state"]["result"],
-        json!({"winner": "white", "reason": "abandonment"})
-    );
-}
-
 // ---- weaknesses ---------------------------------------------------------------------------
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

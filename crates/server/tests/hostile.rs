@@ -797,28 +797,8 @@ async fn a_guest_who_signs_out_everywhere_loses_its_token_seat_tokens_and_connec
     let (game, tokens) = new_game(addr, "generals", Value::Null, Value::Null).await;
     let b = guest(addr, "Bea").await;
     let c = guest(addr, "Cal").await;
-    let (_, s) = http(
-        addr,
-        "POST",
-        "/api/seeks",
-        Some(&b),
-        Some(&json!({"game": "generals", "seat": "white"})),
-    )
-    .await
-    .unwrap();
-    let id = s["seek"]["id"].as_str().unwrap();
-    let (_, acc) = http(
-        addr,
-        "POST",
-        &format!("/api/seeks/{id}/accept"),
-        Some(&c),
-        None,
-    )
-    .await
-    .unwrap();
-    let g2 = acc["game"].as_str().unwrap().to_string();
-    let (_, me) = http(addr, "GET", "/api/me", Some(&b), None).await.unwrap();
-    let seat_token = me["games"][0]["seat_token"].as_str().unwrap().to_string();
+    let (g2, [seat_token, _]) =
+        game_between(addr, &b, &c, "generals", Value::Null, Value::Null).await;
     let mut hello = Ws::connect(addr).await.unwrap();
     hello
         .send(&json!({"v": 1, "t": "hello", "token": b}))
@@ -860,28 +840,7 @@ async fn a_guest_unseen_past_the_expiry_loses_its_token_and_seat_tokens() {
     let addr = ts.addr();
     let a = guest(addr, "Ana").await;
     let b = guest(addr, "Ben").await;
-    let (_, s) = http(
-        addr,
-        "POST",
-        "/api/seeks",
-        Some(&a),
-        Some(&json!({"game": "generals", "seat": "white"})),
-    )
-    .await
-    .unwrap();
-    let id = s["seek"]["id"].as_str().unwrap();
-    let (_, acc) = http(
-        addr,
-        "POST",
-        &format!("/api/seeks/{id}/accept"),
-        Some(&b),
-        None,
-    )
-    .await
-    .unwrap();
-    let game = acc["game"].as_str().unwrap().to_string();
-    let (_, me) = http(addr, "GET", "/api/me", Some(&a), None).await.unwrap();
-    let ta = me["games"][0]["seat_token"].as_str().unwrap().to_string();
+    let (game, [ta, _]) = game_between(addr, &a, &b, "generals", Value::Null, Value::Null).await;
     ts.time.advance(50_000);
     // Ben is seen again; Ana is not.
     let (st, _) = http(addr, "GET", "/api/me", Some(&b), None).await.unwrap();

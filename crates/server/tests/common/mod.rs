@@ -93,6 +93,19 @@ pub async fn new_game(
 ) -> (String, [String; 2]) {
     let a = guest(addr, "Ana").await;
     let b = guest(addr, "Ben").await;
+    game_between(addr, &a, &b, game, options, clock).await
+}
+
+/// A game between guests `a` (the seek's creator, first seat) and `b` (who accepts it):
+/// returns the id and the seat tokens by seat index.
+pub async fn game_between(
+    addr: SocketAddr,
+    a: &str,
+    b: &str,
+    game: &str,
+    options: Value,
+    clock: Value,
+) -> (String, [String; 2]) {
     let first = match game {
         "generals" => "white",
         "stratego" => "red",
@@ -102,7 +115,7 @@ pub async fn new_game(
         addr,
         "POST",
         "/api/seeks",
-        Some(&a),
+        Some(a),
         Some(&json!({"game": game, "options": options, "clock": clock, "seat": first})),
     )
     .await
@@ -113,14 +126,14 @@ pub async fn new_game(
         addr,
         "POST",
         &format!("/api/seeks/{id}/accept"),
-        Some(&b),
+        Some(b),
         None,
     )
     .await
     .unwrap();
     assert_eq!(st, 200, "{acc}");
     let game = acc["game"].as_str().unwrap().to_string();
-    let (_, me) = http(addr, "GET", "/api/me", Some(&a), None).await.unwrap();
+    let (_, me) = http(addr, "GET", "/api/me", Some(a), None).await.unwrap();
     let ta = me["games"][0]["seat_token"].as_str().unwrap().to_string();
     let tb = acc["seat_token"].as_str().unwrap().to_string();
     (game, [ta, tb])

@@ -123,16 +123,9 @@ async fn play_twin_with(
     )
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn player_and_spectator_frames_do_not_depend_on_unseen_enemy_pieces() {
-    let ts = start("noleak").await;
-    let white = GameKind::Generals
-        .random_setup(&Value::Null, Seat::First, 11)
-        .unwrap();
-    let black = GameKind::Generals
-        .random_setup(&Value::Null, Seat::Second, 12)
-        .unwrap();
-    // The twin: two black pieces of different ranks on rank 8 (never touched) swap places.
+/// Black's setup with two pieces of different ranks on rank 8 (never touched in these
+/// games) swapped: a twin White cannot tell from the original.
+fn twin_of(black: &Value) -> Value {
     let mut twin = black.clone();
     let o = twin.as_object_mut().unwrap();
     let keys: Vec<String> = o.keys().filter(|k| k.ends_with('8')).cloned().collect();
@@ -145,6 +138,19 @@ async fn player_and_spectator_frames_do_not_depend_on_unseen_enemy_pieces() {
     let (pa, pb) = (o[&a].clone(), o[&b].clone());
     o.insert(a, pb);
     o.insert(b, pa);
+    twin
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn player_and_spectator_frames_do_not_depend_on_unseen_enemy_pieces() {
+    let ts = start("noleak").await;
+    let white = GameKind::Generals
+        .random_setup(&Value::Null, Seat::First, 11)
+        .unwrap();
+    let black = GameKind::Generals
+        .random_setup(&Value::Null, Seat::Second, 12)
+        .unwrap();
+    let twin = twin_of(&black);
     assert_ne!(black, twin);
 
     let (w1, s1) = play_twin(&ts, &white, &black).await;
@@ -190,18 +196,7 @@ async fn reveal_at_end_false_reveals_nothing_at_the_end_to_players_spectators_or
     let black = GameKind::Generals
         .random_setup(&Value::Null, Seat::Second, 22)
         .unwrap();
-    let mut twin = black.clone();
-    let o = twin.as_object_mut().unwrap();
-    let keys: Vec<String> = o.keys().filter(|k| k.ends_with('8')).cloned().collect();
-    let (a, b) = keys
-        .iter()
-        .flat_map(|a| keys.iter().map(move |b| (a, b)))
-        .find(|(a, b)| o[*a] != o[*b])
-        .map(|(a, b)| (a.clone(), b.clone()))
-        .unwrap();
-    let (pa, pb) = (o[&a].clone(), o[&b].clone());
-    o.insert(a, pb);
-    o.insert(b, pa);
+    let twin = twin_of(&black);
     let options = json!({"reveal_at_end": false});
     let (w1, s1, (g1, t1)) = play_twin_with(&ts, &white, &black, options.clone(), true).await;
     let (w2, s2, _) = play_twin_with(&ts, &white, &twin, options, true).await;

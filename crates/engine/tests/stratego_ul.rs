@@ -2,6 +2,8 @@
 //! Lightning", and the real Gravon games in `tests/data/gravon-ul/`.
 
 mod common;
+#[path = "common/stratego_twin.rs"]
+mod stratego_twin;
 
 use proptest::prelude::*;
 use salpakan_engine::gravon::import_gravon;
@@ -422,81 +424,7 @@ fn ul_random_games_pass_the_common_invariants() {
 // unseen enemy ranks look identical to that viewer and to spectators, rescues included.
 
 fn ul_twin_check(seed: u64, plies: usize) -> Result<usize, TestCaseError> {
-    let mut compared = 0;
-    let o = StrategoOptions::from_text("army=ul max_quiet_plies=400").unwrap();
-    let mut m = Match::<Stratego>::random(&o, seed).unwrap();
-    let mut rng = rng_from_seed(seed ^ 77);
-    let mut origin: Vec<Option<Square>> = Square::all().map(Some).collect();
-    for _ in 0..plies {
-        let Some(x) = m.game().random_move(&mut rng) else {
-            break;
-        };
-        let seat = m.game().to_move().unwrap();
-        let from_origin = origin[x.from.index()];
-        let ev = m.play(x).unwrap().clone();
-        origin[x.from.index()] = None;
-        match m.game().at(x.to) {
-            Some((s, _)) if s == seat => origin[x.to.index()] = from_origin,
-            Some(_) => {}
-            None => origin[x.to.index()] = None,
-        }
-        if let Some(r) = ev.rescue {
-            origin[r.square.index()] = None;
-        }
-    }
-    for viewer_seat in Seat::BOTH {
-        let enemy = viewer_seat.other();
-        let obs = serde_json::to_value(m.game().observe(Viewer::Player(viewer_seat))).unwrap();
-        let cands: Vec<(Square, Piece, bool)> = Square::all()
-            .filter_map(|s| {
-                let (seat, p) = m.game().at(s)?;
-                let v = &obs["board"][s.to_string()];
-                (seat == enemy && v.get("piece").is_none())
-                    .then(|| (s, p, v.get("moved").is_some()))
-            })
-            .collect();
-        let pair = cands.iter().enumerate().find_map(|(i, a)| {
-            cands[i + 1..]
-                .iter()
-                .find(|b| b.1 != a.1 && b.2 == a.2)
-                .map(|b| (*a, *b))
-        });
-        let Some((a, b)) = pair else { continue };
-        let (Some(oa), Some(ob)) = (origin[a.0.index()], origin[b.0.index()]) else {
-            continue;
-        };
-        let mut parts = m.hidden().0.clone();
-        let swapped: Vec<(Square, Piece)> = parts[enemy.index()]
-            .placements()
-            .iter()
-            .map(|&(q, p)| {
-                if q == oa {
-                    (q, b.1)
-                } else if q == ob {
-                    (q, a.1)
-                } else {
-                    (q, p)
-                }
-            })
-            .collect();
-        parts[enemy.index()] = Setup::new(enemy, &o, &swapped).unwrap();
-        let mut salt_rng = rng_from_seed(seed);
-        let _ = Stratego::random_hidden(&o, &mut salt_rng);
-        let mut twin = Match::<Stratego>::start(&o, Setups(parts), &mut salt_rng).unwrap();
-        let mut ok = true;
-        for &x in m.moves() {
-            if twin.play(x).is_err() {
-                ok = false;
-                break;
-            }
-        }
-        prop_assume!(ok);
-        prop_assert_eq!(twin.game().at(a.0), Some((enemy, b.1)));
-        common::assert_same_to(&m, &twin, Viewer::Player(viewer_seat));
-        common::assert_same_to(&m, &twin, Viewer::Spectator);
-        compared += 1;
-    }
-    Ok(compared)
+    stratego_twin::twin_check("army=ul max_quiet_plies=400", seed, plies)
 }
 
 #[test]

@@ -15,6 +15,14 @@ mkdirSync(shots, { recursive: true });
 
 export const PHONE = { width: 375, height: 667 };
 export const DESKTOP = { width: 1280, height: 800 };
+/** The phone size issue 18 names: every page must fit it with no sideways scrolling. */
+export const PHONE390 = { width: 390, height: 844 };
+
+/** The page is no wider than its window: nothing to scroll sideways. */
+export async function assertNoSideScroll(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ what) {
+  const m = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+  assert.ok(m.scroll <= m.inner, `${what}: the page is ${m.scroll} px wide in a ${m.inner} px window`);
+}
 
 /** Start `salpakan serve` (the debug binary, or SALPAKAN_BIN) on a free port with a fresh database. */
 export async function startServer() {

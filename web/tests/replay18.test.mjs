@@ -6,9 +6,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { replayRecord, viewOf } from '../assets/record.js';
-import { startServer, launch, newPage, botGame, waitTurn, clickMove, shotBoth, fullRecord, DESKTOP } from './helpers.mjs';
-
-const PHONE390 = { width: 390, height: 844 };
+import {
+  startServer, launch, newPage, botGame, waitTurn, clickMove, shotBoth, fullRecord, assertNoSideScroll, DESKTOP, PHONE390,
+} from './helpers.mjs';
 
 /** @type {{url: string, stop: () => Promise<void>}} */
 let server;
@@ -28,12 +28,6 @@ after(async () => {
   await server?.stop();
 });
 
-/** The page is no wider than its window. */
-async function assertFits(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ what) {
-  const m = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
-  assert.ok(m.scroll <= m.inner, `${what}: the page is ${m.scroll} px wide in a ${m.inner} px window`);
-}
-
 const ARMY = { generals: 21, stratego: 40 };
 
 test('a first visit explains salpakan in two lines and one click starts a game against the computer for each game', { timeout: 180000 }, async () => {
@@ -46,7 +40,7 @@ test('a first visit explains salpakan in two lines and one click starts a game a
     assert.match(lines[0], /Game of the Generals, Stratego and Banqi/);
     assert.match(lines[1], /arbiter/);
     assert.equal(await page.locator('.quick-buttons button').count(), 3, 'a one-click button for each game');
-    await assertFits(page, 'first visit at 390 px');
+    await assertNoSideScroll(page, 'first visit at 390 px');
     if (game === 'generals') {
       await shotBoth(page, 'i18-first-visit');
     }
@@ -66,7 +60,7 @@ test('a first visit explains salpakan in two lines and one click starts a game a
       await page.getByRole('heading', { name: 'Set up your army' }).waitFor();
       assert.equal(await page.locator('.setup-view .board .piece').count(), ARMY[game], 'a ready random setup');
       assert.ok(await page.getByRole('button', { name: 'Ready' }).isEnabled());
-      await assertFits(page, `${game} setup at 390 px`);
+      await assertNoSideScroll(page, `${game} setup at 390 px`);
       if (game === 'generals') {
         await page.getByRole('button', { name: 'Ready' }).click();
         await page.locator('.side-panel .status').waitFor();
@@ -155,7 +149,7 @@ test('a replay link opens at its ply and view; the seat view hides the other sea
 
   // a phone: no sideways scrolling
   await p.setViewportSize(PHONE390);
-  await assertFits(p, 'replay at 390 px');
+  await assertNoSideScroll(p, 'replay at 390 px');
   assert.deepEqual(v.errors, []);
   await v.context.close();
 });

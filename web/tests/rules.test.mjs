@@ -5,9 +5,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { startServer, launch, newPage, shots, enter, repo, DESKTOP } from './helpers.mjs';
+import { startServer, launch, newPage, shots, enter, repo, assertNoSideScroll, DESKTOP, PHONE390 } from './helpers.mjs';
 
-const PHONE_390 = { width: 390, height: 844 };
 const GAMES = [
   { game: 'generals', title: 'Game of the Generals', pieces: 15, options: ['army', 'flag_rule', 'reveal', 'first', 'open_flag', 'reveal_at_end'], cells: 72 },
   { game: 'stratego', title: 'Stratego', pieces: 12, options: ['army', 'scout_strike', 'chase_rule', 'two_square_limit'], cells: 100 },
@@ -24,7 +23,7 @@ after(async () => { await chrome?.close(); await server?.stop(); });
 
 for (const g of GAMES) {
   test(`rules page of ${g.game} has every section, the board and hierarchy diagrams, and fits a 390 px phone`, async () => {
-    const { page, context, errors } = await newPage(chrome.browser, PHONE_390);
+    const { page, context, errors } = await newPage(chrome.browser, PHONE390);
     await page.goto(`${server.url}/rules/${g.game}`);
     await page.getByRole('heading', { level: 1, name: `Rules: ${g.title}` }).waitFor();
     for (const id of SECTIONS) {
@@ -53,8 +52,7 @@ for (const g of GAMES) {
       const r = document.getElementById('options')?.getBoundingClientRect();
       return !!r && r.top >= 0 && r.top < window.innerHeight;
     });
-    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
-    assert.ok(widths.scroll <= widths.inner, `no sideways scroll at 390 px: ${widths.scroll} > ${widths.inner}`);
+    await assertNoSideScroll(page, `the rules of ${g.game} at 390 px`);
     await page.screenshot({ path: path.join(shots, `rules-${g.game}-phone.png`), fullPage: true });
     await page.setViewportSize(DESKTOP);
     await page.screenshot({ path: path.join(shots, `rules-${g.game}-desktop.png`), fullPage: true });
@@ -64,7 +62,7 @@ for (const g of GAMES) {
 }
 
 test('rules pages are linked from the lobby, and each option help links to its section', async () => {
-  const { page, context } = await newPage(chrome.browser, PHONE_390);
+  const { page, context } = await newPage(chrome.browser, PHONE390);
   await enter(page, server.url, 'Reader');
   // the header's Rules link
   await page.getByRole('link', { name: 'Rules', exact: true }).click();
@@ -91,7 +89,7 @@ test('rules pages are linked from the lobby, and each option help links to its s
 });
 
 test('the game page links to the rules of the game being played', async () => {
-  const { page, context } = await newPage(chrome.browser, PHONE_390);
+  const { page, context } = await newPage(chrome.browser, PHONE390);
   await enter(page, server.url, 'Player');
   await page.getByRole('radio', { name: 'Banqi' }).click();
   await page.getByRole('button', { name: 'Play the computer' }).click();
@@ -109,14 +107,13 @@ test('the Game of the Generals challenge table on the rules page is the engine\'
   const block = src.slice(src.indexOf('const MATRIX'));
   const want = [...block.slice(0, block.indexOf('];')).matchAll(/"([ADB]{15})"/g)].map((m) => m[1]);
   assert.equal(want.length, 15, 'the engine test\'s MATRIX was found');
-  const { page, context } = await newPage(chrome.browser, PHONE_390);
+  const { page, context } = await newPage(chrome.browser, PHONE390);
   await page.goto(`${server.url}/rules/generals`);
   await page.getByText('Every challenge at a glance').click();
   await page.locator('table.matrix').waitFor();
   const got = await page.locator('table.matrix tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => /** @type {HTMLElement} */ (c).dataset.duel).join('')));
   assert.deepEqual(got, want);
-  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
-  assert.ok(widths.scroll <= widths.inner, `no sideways scroll with the table open: ${widths.scroll} > ${widths.inner}`);
+  await assertNoSideScroll(page, 'the rules with the challenge table open');
   await page.locator('table.matrix').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, 'rules-generals-matrix-phone.png') });
   await context.close();

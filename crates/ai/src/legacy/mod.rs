@@ -192,15 +192,6 @@ impl LegacyBot {
         }))
     }
 
-    /// The program's process id.
-    #[must_use]
-    pub fn pid(&self) -> u32 {
-        match &self.host {
-            Host::Ucc(h) => h.pid(),
-            Host::Ntu(h) => h.pid(),
-        }
-    }
-
     /// What was counted so far in this game.
     #[must_use]
     pub fn incidents(&self) -> Incidents {
@@ -328,6 +319,19 @@ pub fn check_options(spec: &BotSpec, kind: GameKind, options: &Value) -> Result<
                      scout_strike on; leave army, setup_area and scout_strike at their defaults"
                 ));
             }
+            // The protocol has no words for rescues or two-square Captains, and its programs
+            // know only the classic duels.
+            if o.aggression != d.aggression
+                || o.one_time_bombs != d.one_time_bombs
+                || o.defuser != d.defuser
+                || o.captain_steps != d.captain_steps
+                || o.rescues != d.rescues
+            {
+                return Err(format!(
+                    "{spec}: UCC programs play the classic rules; leave aggression, \
+                     one_time_bombs, defuser, captain_steps and rescues at their defaults"
+                ));
+            }
             Ok(())
         }
         BotKind::Ntu(_) => {
@@ -443,6 +447,24 @@ fn substitute(game: &dyn AnyMatch, refused: &str, seed: u64) -> String {
 mod tests {
     use super::*;
     use salpakan_engine::stratego::Move;
+
+    #[test]
+    fn ucc_programs_are_refused_the_rules_their_protocol_cannot_express() {
+        let spec: BotSpec = "ucc:\"agent\"".parse().unwrap();
+        let ok = serde_json::json!({});
+        assert_eq!(check_options(&spec, GameKind::Stratego, &ok), Ok(()));
+        for (k, v) in [
+            ("aggression", "true"),
+            ("one_time_bombs", "true"),
+            ("defuser", "scout"),
+            ("captain_steps", "2"),
+            ("rescues", "2"),
+        ] {
+            let o = serde_json::json!({ k: v });
+            let e = check_options(&spec, GameKind::Stratego, &o).unwrap_err();
+            assert!(e.contains(k), "{k}: {e}");
+        }
+    }
 
     /// In random games, every move that only the two-squares or chase rule refuses is
     /// classified so, and its replacement is legal and moves the same piece when that piece

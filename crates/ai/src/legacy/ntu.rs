@@ -46,10 +46,6 @@ impl Host {
         })
     }
 
-    pub(crate) fn pid(&self) -> u32 {
-        self.prog.pid()
-    }
-
     /// Sends command `id` and waits for its answer (other lines are skipped); `Ok` holds the
     /// reply after `=<id>`.
     fn command(&mut self, id: u32, text: &str, limit_ms: u64) -> Result<String, BotFailure> {

@@ -100,11 +100,6 @@ impl Program {
         })
     }
 
-    /// The program's process id.
-    pub(crate) fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
     /// Queues one line (a newline is added); never blocks.
     pub(crate) fn send(&mut self, line: &str) -> Result<(), BotFailure> {
         let ok = self

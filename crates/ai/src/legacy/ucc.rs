@@ -102,7 +102,9 @@ pub fn parse_move(line: &str) -> Result<Option<(Square, Square)>, String> {
             None
         }
     };
-    if n < 1 {
+    // Off-board numbers are no move (checked before the arithmetic, which they could
+    // overflow); no line of ten squares takes more than nine steps.
+    if !(1..=9).contains(&n) || sq(x, y).is_none() {
         return Ok(None);
     }
     Ok(sq(x, y).zip(sq(x + dx * n, y + dy * n)))
@@ -167,10 +169,6 @@ impl Host {
             sent: 0,
             started: false,
         })
-    }
-
-    pub(crate) fn pid(&self) -> u32 {
-        self.prog.pid()
     }
 
     fn line(&mut self) -> Result<String, BotFailure> {
@@ -359,6 +357,18 @@ pub fn agent(
 mod tests {
     use super::*;
     use salpakan_engine::stratego::StrategoOptions;
+
+    #[test]
+    fn ucc_moves_with_huge_numbers_are_off_the_board_not_a_panic() {
+        for line in [
+            "2147483647 0 RIGHT",
+            "5 0 RIGHT 2147483647",
+            "-2147483648 0 LEFT 9",
+        ] {
+            assert_eq!(parse_move(line), Ok(None), "{line}");
+        }
+        assert!(parse_move("5 0 RIGHT 2").unwrap().is_some());
+    }
 
     #[test]
     fn ucc_tokens_map_to_ranks_eleven_minus_t() {

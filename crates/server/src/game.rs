@@ -363,6 +363,11 @@ impl Game {
                 () = async { match sleep { Some(s) => tokio::time::sleep(s).await, None => std::future::pending().await } } => None,
             };
             self.check_time().await;
+            // A time-out's end that could not be stored must not be shown to anyone: the
+            // game reloads before it answers the next command.
+            if self.broken && !self.recover().await {
+                break;
+            }
             if let Some(cmd) = cmd {
                 self.handle(cmd).await;
             }
@@ -403,6 +408,8 @@ impl Game {
                     g.away_since = self.away_since;
                     g.failures = self.failures;
                     g.chat_tokens = self.chat_tokens;
+                    // A bot still thinking keeps its turn: no second think is started.
+                    g.bot_busy = self.bot_busy;
                     *self = g;
                     for sub in self.subs.values() {
                         sub.out.send(self.sync_frame(recipient(sub.viewer)));

@@ -281,11 +281,18 @@ impl Store {
                     "SELECT id, kind, options, seed, clock, players, public, result FROM games",
                 )
                 .map_err(storage)?;
+            // One unreadable game row is skipped with a log line: it must not keep the
+            // server, and every other game, down.
             let games: Vec<GameRow> = q
                 .query_map([], game_row)
                 .map_err(storage)?
-                .collect::<rusqlite::Result<_>>()
-                .map_err(storage)?;
+                .filter_map(|row| {
+                    row.map_err(|e| {
+                        tracing::error!("a stored game cannot be read and is skipped: {e}")
+                    })
+                    .ok()
+                })
+                .collect();
             for g in games {
                 if g.result.is_some() {
                     loaded.finished.push(g);
@@ -387,8 +394,14 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         id: r.get(0)?,
         kind: r.get(1)?,
         options: r.get(2)?,
-        seed: seed.parse().map_err(|e: String| {
-            rusqlite::Error::FromSqlConversionFailure(3, rusqlite::types::Type::Text, e.into())
+        // The error names the game only: a seed stays secret, also in the logs.
+        seed: seed.parse().map_err(|_: String| {
+            let id: String = r.get(0).unwrap_or_default();
+            rusqlite::Error::FromSqlConversionFailure(
+                3,
+                rusqlite::types::Type::Text,
+                format!("game {id}: its seed is not a seed").into(),
+            )
         })?,
         clock: r.get(4)?,
         players: r.get(5)?,

@@ -72,6 +72,13 @@ impl fmt::Display for AnyMove {
     }
 }
 
+/// Serialized as its text in the game's notation (what protocols carry).
+impl serde::Serialize for AnyMove {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// The glue between one game's types and the enums [`AnyMatch`], [`AnyMove`] and
 /// [`GameSpec`]; implemented by the three games.
 pub trait AnyGame: Game {

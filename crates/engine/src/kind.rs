@@ -61,6 +61,16 @@ impl GameKind {
             .find(|&s| self.seat_name(s).eq_ignore_ascii_case(name))
     }
 
+    /// The board's size: (files, ranks).
+    #[must_use]
+    pub const fn board_size(self) -> (u8, u8) {
+        match self {
+            GameKind::Generals => (9, 8),
+            GameKind::Stratego => (10, 10),
+            GameKind::Banqi => (4, 8),
+        }
+    }
+
     /// Whether players submit secret setups (Generals, Stratego); Banqi is dealt instead.
     #[must_use]
     pub const fn has_setups(self) -> bool {

@@ -227,10 +227,8 @@ impl Host {
         Ok(())
     }
 
-    pub(crate) fn ask(&mut self, game: &dyn AnyMatch, seat: Seat) -> Result<Answer, BotFailure> {
-        let m = game
-            .as_any()
-            .downcast_ref::<Match<Stratego>>()
+    pub(crate) fn ask(&mut self, game: &AnyMatch, seat: Seat) -> Result<Answer, BotFailure> {
+        let m = game.as_stratego()
             .ok_or_else(|| BotFailure::Spawn {
                 command: "ucc".into(),
                 why: "not a Stratego match".into(),
@@ -262,8 +260,8 @@ impl Host {
         }
     }
 
-    pub(crate) fn finish(&mut self, game: &dyn AnyMatch, seat: Seat) {
-        if let Some(m) = game.as_any().downcast_ref::<Match<Stratego>>() {
+    pub(crate) fn finish(&mut self, game: &AnyMatch, seat: Seat) {
+        if let Some(m) = game.as_stratego() {
             let _ = self.flush(m, seat);
         }
         let result = match game.outcome() {

@@ -9,7 +9,9 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
-use salpakan_engine::{AnyMatch, Copy, EndReason, GameKind, MatchSeed, Outcome, Seat, Viewer};
+use salpakan_engine::{
+    AnyMatch, Copy, EndReason, GameKind, GameSpec, MatchSeed, Outcome, Seat, Viewer, wire,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc, oneshot};
@@ -234,12 +236,14 @@ pub struct Game {
     id_json: String,
     kind: GameKind,
     options: Value,
+    /// `options`, read once.
+    spec: GameSpec,
     seed: MatchSeed,
     public: bool,
     players: [Player; 2],
     bots: [Option<Bot>; 2],
     setups: [Option<Value>; 2],
-    m: Option<Box<dyn AnyMatch>>,
+    m: Option<AnyMatch>,
     clocks: Clocks,
     result: Option<Outcome>,
     draw_offer: Option<Seat>,
@@ -293,6 +297,7 @@ impl Game {
     pub fn restore(app: Arc<App>, row: &GameRow, events: &[EventRow]) -> Result<Game> {
         let kind: GameKind = row.kind.parse().map_err(Error::Storage)?;
         let options: Value = serde_json::from_str(&row.options).map_err(storage)?;
+        let spec = wire::spec_from_json(kind, &options).map_err(storage)?;
         let control: Option<TimeControl> = serde_json::from_str(&row.clock).map_err(storage)?;
         let players: [Player; 2] = serde_json::from_str(&row.players).map_err(storage)?;
         let now = app.now();
@@ -304,6 +309,7 @@ impl Game {
             app,
             kind,
             options,
+            spec,
             seed: row.seed,
             public: row.public,
             players,
@@ -575,7 +581,7 @@ impl Game {
     fn refresh_legal(&mut self) {
         self.legal = match &self.m {
             Some(m) if self.result.is_none() && m.to_move().is_some() => {
-                let moves = m.legal_moves();
+                let moves: Vec<String> = m.legal_moves().iter().map(ToString::to_string).collect();
                 // Moves are written in plain ASCII (`e3-e4`, `c3`, `end`): nothing to escape.
                 let mut json = String::with_capacity(moves.len() * 9 + 2);
                 json.push('[');
@@ -683,20 +689,20 @@ impl Game {
                 }
                 let setup = match choice {
                     SetupChoice::Given(v) => {
-                        self.kind
-                            .check_setup(&self.options, seat, &v)
+                        wire::setup_from_json(&self.spec, seat, &v)
                             .map_err(|e| Error::BadRequest(e.to_string()))?;
                         v
                     }
                     SetupChoice::Random => self
-                        .kind
-                        .random_setup(&self.options, seat, random_u64())
+                        .spec
+                        .random_setup(seat, random_u64())
+                        .map(|s| wire::setup_json(&s))
                         .map_err(|e| Error::BadRequest(e.to_string()))?,
                     SetupChoice::Bot(b) => {
                         let bot = Bot::parse(&b)?;
-                        let (kind, options) = (self.kind, self.options.clone());
+                        let spec = self.spec.clone();
                         tokio::task::spawn_blocking(move || {
-                            bot.choose_setup(kind, &options, seat, random_u64())
+                            bot.choose_setup(&spec, seat, random_u64())
                         })
                         .await
                         .map_err(|_| Error::Unavailable)??
@@ -730,10 +736,11 @@ impl Game {
                     return Err(Error::BadRequest("that is not a move".into()));
                 }
                 if !self.legal.0.contains(&mv) {
-                    // Refused: say why in the mover's terms, on a copy (nothing changes).
+                    // Refused: the engine says why in the mover's terms; nothing changes.
+                    let m = self.m.as_mut().expect("playing");
                     let e = m
-                        .clone_box()
-                        .play_text(&mv)
+                        .parse_move(&mv)
+                        .and_then(|t| m.check_move(&t))
                         .err()
                         .map_or_else(|| format!("illegal move {mv}"), |e| e.to_string());
                     return Err(Error::Rejected(e));
@@ -1020,8 +1027,7 @@ impl Game {
                     }
                     req.insert("setups".into(), Value::Object(s));
                 }
-                let m = kind
-                    .new_match(&self.options, &req, self.seed)
+                let m = wire::new_match(&self.spec, &req, self.seed)
                     .map_err(|e| Error::BadRequest(e.to_string()))?;
                 let first = m.to_move().unwrap_or(Seat::First);
                 self.m = Some(m);
@@ -1049,10 +1055,11 @@ impl Game {
                     .as_mut()
                     .ok_or_else(|| Error::Storage("a move before the start".into()))?;
                 let replay = |e| Error::Storage(format!("a stored move does not replay: {e}"));
+                let mv = m.parse_move(mv).map_err(replay)?;
                 let sent = if views {
-                    Some(m.play_text_sent(mv).map_err(replay)?)
+                    Some(m.play_sent(mv).map_err(replay)?)
                 } else {
-                    m.play_text_quiet(mv).map_err(replay)?;
+                    m.play(mv).map_err(replay)?;
                     None
                 };
                 self.clocks.press(seat, now);
@@ -1175,7 +1182,7 @@ impl Game {
         let mut salts = serde_json::Map::new();
         for (name, _) in m.commitment_list() {
             if let Some(t) = rec.tag(&name) {
-                parts.insert(name.clone(), salpakan_engine::placements_json(t));
+                parts.insert(name.clone(), wire::placements_json(t));
             }
             if let Some(t) = rec.tag(&format!("{name}Salt")) {
                 salts.insert(name.clone(), Value::String(t.to_string()));
@@ -1294,7 +1301,7 @@ impl Game {
                 "this game was played with reveal_at_end=false: its full record is never published; each player may download their own copy with their seat token".into(),
             ));
         }
-        let mut m = m.clone_box();
+        let mut m = m.clone();
         for s in Seat::BOTH {
             let tag = match s {
                 Seat::First => "First",
@@ -1351,19 +1358,19 @@ impl Game {
                 Status::Playing => {
                     let m = self.m.as_ref().expect("playing");
                     if self.draw_offer == Some(s.other()) {
-                        let m = m.clone_box();
+                        let m = m.clone();
                         Some(tokio::task::spawn_blocking(move || {
-                            Some(if bot.accepts_draw(m.as_ref(), s) {
+                            Some(if bot.accepts_draw(&m, s) {
                                 Act::DrawAccept
                             } else {
                                 Act::DrawDecline
                             })
                         }))
                     } else if m.to_move() == Some(s) {
-                        let m = m.clone_box();
+                        let m = m.clone();
                         Some(tokio::task::spawn_blocking(move || {
-                            match bot.choose_move(m.as_ref(), s, random_u64()) {
-                                Ok(mv) => Some(Act::Move(mv)),
+                            match bot.choose_move(&m, s, random_u64()) {
+                                Ok(mv) => Some(Act::Move(mv.to_string())),
                                 Err(e) => {
                                     tracing::warn!(error = %e, "a bot found no move");
                                     None

@@ -8,7 +8,7 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use salpakan_engine::{Copy, GameKind, Seat};
+use salpakan_engine::{Copy, GameKind, Seat, wire};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -140,10 +140,9 @@ struct Checked {
 
 fn check_game(req: &GameReq) -> Result<Checked> {
     let kind: GameKind = req.game.parse().map_err(Error::BadRequest)?;
-    let options = kind
-        .new_match(&req.options, &serde_json::Map::new(), 0)
-        .map_err(|e| Error::BadRequest(e.to_string()))?
-        .options_json();
+    let options = wire::spec_from_json(kind, &req.options)
+        .map_err(|e| Error::BadRequest(e.to_string()))?;
+    let options = wire::options_json(&options);
     if let Some(c) = &req.clock {
         c.check().map_err(Error::BadRequest)?;
     }
@@ -385,10 +384,7 @@ pub async fn setup(Query(q): Query<SetupQuery>) -> Result<Json<Value>> {
         Some(t) => serde_json::from_str(t)
             .map_err(|e| Error::BadRequest(format!("\"options\" is a JSON object: {e}")))?,
     };
-    let options = kind
-        .new_match(&options, &serde_json::Map::new(), 0)
-        .map_err(|e| Error::BadRequest(e.to_string()))?
-        .options_json();
+    let spec = wire::spec_from_json(kind, &options).map_err(|e| Error::BadRequest(e.to_string()))?;
     let seat = kind.parse_seat(&q.seat).ok_or_else(|| {
         Error::BadRequest(format!(
             "unknown seat {:?}; choose {} or {}",
@@ -403,13 +399,13 @@ pub async fn setup(Query(q): Query<SetupQuery>) -> Result<Json<Value>> {
         )));
     }
     let setup = match q.bot.as_deref() {
-        None | Some("" | "random") => kind
-            .random_setup(&options, seat, random_u64())
+        None | Some("" | "random") => spec
+            .random_setup(seat, random_u64())
+            .map(|s| wire::setup_json(&s))
             .map_err(|e| Error::BadRequest(e.to_string()))?,
         Some(b) => {
             let bot = Bot::parse(b)?;
-            let o = options.clone();
-            tokio::task::spawn_blocking(move || bot.choose_setup(kind, &o, seat, random_u64()))
+            tokio::task::spawn_blocking(move || bot.choose_setup(&spec, seat, random_u64()))
                 .await
                 .map_err(|_| Error::Unavailable)??
         }

@@ -85,7 +85,9 @@ fn bot_choice_ignores_hidden_information_it_cannot_see() {
 #[test]
 fn mcts_is_deterministic_for_a_seed_and_an_iteration_budget() {
     for kind in GameKind::ALL {
-        let mut m: AnyMatch = GameSpec::default_for(kind).new_match([None, None], 5).unwrap();
+        let mut m: AnyMatch = GameSpec::default_for(kind)
+            .new_match([None, None], 5)
+            .unwrap();
         // A few random plies first.
         for i in 0..6u64 {
             let Some(s) = m.to_move() else { break };

@@ -1,6 +1,8 @@
 // What the client knows about each game: board shape, seats, armies, setup areas, options.
 // The server decides every rule; this is only what drawing the board and the forms needs.
 
+import { LAYOUT } from './layout.js';
+
 /** @typedef {import('./pieces.js').GameName} GameName */
 
 /**
@@ -32,16 +34,13 @@ export const GAMES = {
   generals: {
     name: 'generals',
     title: 'Game of the Generals',
-    files: 9,
-    ranks: 8,
-    seats: ['white', 'black'],
-    hasSetup: true,
-    order: ['5G', '4G', '3G', '2G', '1G', 'COL', 'LTC', 'MAJ', 'CPT', '1LT', '2LT', 'SGT', 'PVT', 'SPY', 'FLG'],
-    armies: {
-      full: { '5G': 1, '4G': 1, '3G': 1, '2G': 1, '1G': 1, COL: 1, LTC: 1, MAJ: 1, CPT: 1, '1LT': 1, '2LT': 1, SGT: 1, PVT: 6, SPY: 2, FLG: 1 },
-      reduced: { '5G': 1, '4G': 1, '3G': 1, '1G': 1, COL: 1, CPT: 1, '1LT': 1, PVT: 2, SPY: 1, FLG: 1 },
-    },
-    lakes: [],
+    files: LAYOUT.generals.files,
+    ranks: LAYOUT.generals.ranks,
+    seats: LAYOUT.generals.seats,
+    hasSetup: LAYOUT.generals.has_setup,
+    order: LAYOUT.generals.order,
+    armies: LAYOUT.generals.armies,
+    lakes: LAYOUT.generals.lakes,
     options: [
       { key: 'army', label: 'Army', type: 'select', choices: [['full', 'Full (21 pieces)'], ['reduced', 'Reduced (11 pieces)']], default: 'full', help: 'How many pieces each player sets up: the reduced army makes a shorter game.' },
       { key: 'flag_rule', label: 'When a Flag reaches the far row', help: 'A Flag that walks to the other side wins, unless the opponent can still take it.', type: 'select', choices: [['adjacent', 'Wins unless an enemy is beside it'], ['one_turn', 'Opponent always gets one turn'], ['electronic', 'Wins at once']], default: 'adjacent' },
@@ -54,18 +53,13 @@ export const GAMES = {
   stratego: {
     name: 'stratego',
     title: 'Stratego',
-    files: 10,
-    ranks: 10,
-    seats: ['red', 'blue'],
-    hasSetup: true,
-    order: ['10', '9', '8', '7', '6', '5', '4', '3', '2', 'S', 'B', 'F'],
-    armies: {
-      classic: { '10': 1, '9': 1, '8': 2, '7': 3, '6': 4, '5': 4, '4': 4, '3': 5, '2': 8, S: 1, B: 6, F: 1 },
-      barrage: { '10': 1, '9': 1, '3': 1, '2': 2, S: 1, B: 1, F: 1 },
-      duel: { '10': 1, '9': 1, '3': 2, '2': 2, S: 1, B: 2, F: 1 },
-      ultimate_lightning: { '10': 1, '9': 1, '8': 1, '7': 1, '6': 2, '5': 2, '4': 2, '3': 2, '2': 4, S: 1, B: 2, F: 1 },
-    },
-    lakes: ['c5', 'd5', 'c6', 'd6', 'g5', 'h5', 'g6', 'h6'],
+    files: LAYOUT.stratego.files,
+    ranks: LAYOUT.stratego.ranks,
+    seats: LAYOUT.stratego.seats,
+    hasSetup: LAYOUT.stratego.has_setup,
+    order: LAYOUT.stratego.order,
+    armies: LAYOUT.stratego.armies,
+    lakes: LAYOUT.stratego.lakes,
     options: [
       { key: 'army', label: 'Army', type: 'select', choices: [['classic', 'Classic (40 pieces)'], ['barrage', 'Barrage (8 pieces)'], ['duel', 'Duel (10 pieces)'], ['ultimate_lightning', 'Ultimate Lightning (20 pieces)']], default: 'classic', help: 'Classic is the full game; Barrage and Duel are quick games with few pieces. Ultimate Lightning (Gravon): 20 pieces; equal ranks: the attacker wins; a Bomb goes with the piece it stops; Scouts defuse Bombs; Captains move two squares; reaching the enemy back rank rescues a captured piece (twice a game).' },
       { key: 'scout_strike', label: 'Scouts may run and attack', type: 'bool', default: true, help: 'A Scout may run several squares in a line and attack at the end of its run.' },
@@ -76,13 +70,13 @@ export const GAMES = {
   banqi: {
     name: 'banqi',
     title: 'Banqi',
-    files: 4,
-    ranks: 8,
-    seats: ['first', 'second'],
-    hasSetup: false,
-    order: ['K', 'G', 'M', 'R', 'N', 'C', 'P', 'k', 'g', 'm', 'r', 'n', 'c', 'p'],
-    armies: {},
-    lakes: [],
+    files: LAYOUT.banqi.files,
+    ranks: LAYOUT.banqi.ranks,
+    seats: LAYOUT.banqi.seats,
+    hasSetup: LAYOUT.banqi.has_setup,
+    order: LAYOUT.banqi.order,
+    armies: LAYOUT.banqi.armies,
+    lakes: LAYOUT.banqi.lakes,
     options: [
       { key: 'ruleset', label: 'Rules', type: 'select', choices: [['taiwan', 'Taiwan (cannons jump)'], ['hongkong', 'Hong Kong'], ['mainland', 'Mainland']], default: 'taiwan', help: 'Regional rule sets differ in how cannons capture and which pieces may take which.' },
       { key: 'capture_face_down', label: 'Capture face-down pieces', type: 'bool', default: false, help: 'A piece may attack a piece that is still face down, turning it up.' },

@@ -14,11 +14,11 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
-use crate::app::{App, NewGame, Seek};
+use crate::app::{App, Seek};
 use crate::bots::Bot;
 use crate::clock::TimeControl;
 use crate::error::{Error, Result};
-use crate::game::{Cmd, Player, random_u64};
+use crate::game::{Cmd, NewGame, Player, random_u64};
 use crate::identity::{User, random_hex};
 
 fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T> {
@@ -106,10 +106,8 @@ pub async fn sign_out(State(app): State<Arc<App>>, headers: HeaderMap) -> Result
 
 /// `GET /api/lobby`: open seeks, games in progress, bots.
 pub async fn lobby(State(app): State<Arc<App>>) -> Json<Value> {
-    let mut l = app.lobby();
-    l["v"] = 1.into();
-    l["bots"] = json!(Bot::names());
-    Json(l)
+    let l = app.lobby();
+    Json(json!({"seeks": l.seeks, "games": l.games, "v": 1, "bots": Bot::names()}))
 }
 
 /// `GET /api/bots`: the built-in bots.
@@ -141,8 +139,7 @@ struct Checked {
 fn check_game(req: &GameReq) -> Result<Checked> {
     let kind: GameKind = req.game.parse().map_err(Error::BadRequest)?;
     let options = kind
-        .new_match(&req.options, &serde_json::Map::new(), 0)
-        .map_err(|e| Error::BadRequest(e.to_string()))?
+        .new_match(&req.options, &serde_json::Map::new(), 0)?
         .options_json();
     if let Some(c) = &req.clock {
         c.check().map_err(Error::BadRequest)?;
@@ -353,7 +350,7 @@ pub async fn games(
 ) -> Result<Json<Value>> {
     let games = match q.status.as_deref() {
         Some("ended") => Value::Array(app.recent_ended()),
-        None | Some("playing" | "live") => app.lobby()["games"].take(),
+        None | Some("playing" | "live") => Value::Array(app.lobby().games),
         Some(s) => {
             return Err(Error::BadRequest(format!(
                 "unknown status {:?}; use ended or leave it out",
@@ -386,8 +383,7 @@ pub async fn setup(Query(q): Query<SetupQuery>) -> Result<Json<Value>> {
             .map_err(|e| Error::BadRequest(format!("\"options\" is a JSON object: {e}")))?,
     };
     let options = kind
-        .new_match(&options, &serde_json::Map::new(), 0)
-        .map_err(|e| Error::BadRequest(e.to_string()))?
+        .new_match(&options, &serde_json::Map::new(), 0)?
         .options_json();
     let seat = kind.parse_seat(&q.seat).ok_or_else(|| {
         Error::BadRequest(format!(
@@ -403,9 +399,7 @@ pub async fn setup(Query(q): Query<SetupQuery>) -> Result<Json<Value>> {
         )));
     }
     let setup = match q.bot.as_deref() {
-        None | Some("" | "random") => kind
-            .random_setup(&options, seat, random_u64())
-            .map_err(|e| Error::BadRequest(e.to_string()))?,
+        None | Some("" | "random") => kind.random_setup(&options, seat, random_u64())?,
         Some(b) => {
             let bot = Bot::parse(b)?;
             let o = options.clone();

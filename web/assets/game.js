@@ -138,7 +138,10 @@ export function gameScreen(/** @type {string} */ id) {
       const v = e.view;
       last = plySquares(v);
       fight = battleOf(g, v, st.seat, before, st.colours);
-      notice = fight?.text ?? (g.name === 'banqi' && v.action !== 'move' ? plyText(g, v, st.seat) : null);
+      // a battle's sentence stays until the player's own next move (the opponent's quick
+      // reply does not sweep it away); a spectator's until the next move
+      const said = fight?.text ?? (g.name === 'banqi' && v.action !== 'move' ? plyText(g, v, st.seat) : null);
+      if (said || !st.seat || v.seat === st.seat) notice = said;
       flash = fight && g.name !== 'banqi' ? new Set([v.from, v.to]) : new Set();
       sound(fight ? (g.name === 'banqi' ? 'capture' : 'challenge') : 'move');
     }

@@ -1,5 +1,5 @@
 // Languages (issue 18): the picker in the header switches every visible string of the lobby,
-// the setup editor, the game page and the rules pages to Filipino and to Traditional Chinese
+// the setup editor, the game page, a replay and the rules pages to Filipino and to Traditional Chinese
 // (no English sentence is left, except names and notation); `?lang=` and the browser's
 // language choose it; the choice is remembered; <html lang> follows; the header with its
 // picker fits a 360 px phone.
@@ -83,7 +83,7 @@ async function switchAndCheck(page, english, what) {
   assert.ok(missing.length < english.length / 4, `${what}: back in English, most strings return (missing: ${missing.slice(0, 8).join(' | ')})`);
 }
 
-test('the picker switches every string of the lobby, setup, game and rules pages to Filipino and Chinese, and back', { timeout: 120000 }, async () => {
+test('the picker switches every string of the lobby, setup, game, replay and rules pages to Filipino and Chinese, and back', { timeout: 120000 }, async () => {
   const { page, context, errors } = await newPage(chrome.browser, DESKTOP, { locale: 'en-US' });
   page.on('dialog', (d) => d.accept());
   await page.goto(server.url);
@@ -112,6 +112,12 @@ test('the picker switches every string of the lobby, setup, game and rules pages
   await page.getByRole('button', { name: 'Resign' }).click();
   await page.locator('.end-screen').waitFor();
   await switchAndCheck(page, await strings(page), 'game page with the end screen');
+  await page.getByRole('button', { name: 'Show the board' }).click();
+  await page.getByRole('link', { name: 'Replay' }).click();
+  await page.locator('.replay-label').waitFor();
+  await page.getByRole('button', { name: 'First', exact: true }).click();
+  await page.getByRole('button', { name: 'Next move' }).click();
+  await switchAndCheck(page, await strings(page), 'replay');
   assert.deepEqual(errors, []);
   await context.close();
 });

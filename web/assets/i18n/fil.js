@@ -343,8 +343,8 @@ const fil = {
   },
 
   replay: {
-    title: 'Replay',
-    heading: (game) => `Replay: ${game}`,
+    title: 'Panoorin ulit',
+    heading: (game) => `Panoorin ulit: ${game}`,
     loading: 'Kinukuha ang record…',
     unreadable: 'Hindi mabasa ang record na ito.',
     notPublished: 'Inilalabas ang buong record kapag tapos na ang laro. Bumalik ka na lang pagkatapos.',

@@ -142,8 +142,10 @@ export function place(/** @type {HTMLElement} */ pop, /** @type {HTMLElement} */
   pop.style.setProperty('--x', `${Math.round(x)}px`);
   pop.style.setProperty('--y', `${Math.round(y)}px`);
   pop.classList.toggle('below', y < w.height / 3);
-  pop.classList.toggle('left-edge', x < 120);
-  pop.classList.toggle('right-edge', x > w.width - 120);
+  // near a side of the window the announcement leans inwards (it is up to 300 px wide)
+  const mid = c.left + c.width / 2, room = Math.min(150, window.innerWidth * 0.43);
+  pop.classList.toggle('left-edge', mid < room);
+  pop.classList.toggle('right-edge', window.innerWidth - mid < room);
 }
 
 /**

@@ -11,7 +11,6 @@ const en = {
   lang: { name: 'English', label: 'Language' },
 
   app: {
-    noScript: 'salpakan needs JavaScript to play in the browser.',
     /** @param {string} page */
     title: (page) => `salpakan · ${page}`,
     brandLabel: 'salpakan, lobby',
@@ -272,7 +271,6 @@ const en = {
   plies: {
     you: 'You',
     aPiece: 'a piece',
-    piece: 'piece',
     /** @param {string} who @param {string} sq @param {string} piece */
     flipped: (who, sq, piece) => `${who} flipped ${sq}: ${piece}`,
     /** @param {string} who @param {string} piece @param {string} move @param {string} taken */
@@ -337,9 +335,6 @@ const en = {
       /** @param {string} piece */
       turnedUp: (piece) => `Turned up: ${piece}.`,
     },
-    /** @param {string} sq */
-    at: (sq) => `on ${sq}`,
-    title: 'Battle',
   },
 
   /** The end screen over the board. */
@@ -483,7 +478,6 @@ const en = {
   /** The rules pages: words every page shares, then each game's own. */
   rules: {
     common: {
-      rules: 'Rules',
       /** @param {string} game */
       heading: (game) => `Rules: ${game}`,
       /** @param {string} game */

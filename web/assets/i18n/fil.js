@@ -13,7 +13,6 @@ const fil = {
   lang: { name: 'Filipino', label: 'Wika' },
 
   app: {
-    noScript: 'Kailangan ng JavaScript para makapaglaro ng salpakan sa browser.',
     title: (page) => `salpakan · ${page}`,
     brandLabel: 'salpakan, lobby',
     notConnected: 'Hindi konektado: kumokonekta ulit…',
@@ -240,7 +239,6 @@ const fil = {
   plies: {
     you: 'Ikaw',
     aPiece: 'isang piyesa',
-    piece: 'piyesa',
     flipped: (who, sq, piece) => `${who}: binuklat ang ${sq}: ${piece}`,
     captured: (who, piece, move, taken) => `${who}: ${piece} ${move}, nahuli ang ${taken}`,
     tried: (who, move, piece) => `${who}: sinubukan ang ${move}, lumabas ang ${piece}`,
@@ -278,8 +276,6 @@ const fil = {
       capture: (piece, taken) => `Hinuli ng ${piece} ang ${taken}.`,
       turnedUp: (piece) => `Nabuklat: ${piece}.`,
     },
-    at: (sq) => `sa ${sq}`,
-    title: 'Laban',
   },
 
   end: {
@@ -391,7 +387,6 @@ const fil = {
 
   rules: {
     common: {
-      rules: 'Patakaran',
       heading: (game) => `Patakaran: ${game}`,
       pageTitle: (game) => `salpakan · Patakaran ng ${game}`,
       contents: 'Sa pahinang ito',

@@ -19,7 +19,6 @@ const zhHant = {
   lang: { name: '繁體中文', label: '語言' },
 
   app: {
-    noScript: '在瀏覽器中玩 salpakan 需要啟用 JavaScript。',
     title: (page) => `salpakan · ${page}`,
     brandLabel: 'salpakan，大廳',
     notConnected: '未連線：正在重新連線…',
@@ -246,7 +245,6 @@ const zhHant = {
   plies: {
     you: '你',
     aPiece: '一枚棋子',
-    piece: '棋子',
     flipped: (who, sq, piece) => `${who}翻開 ${sq}：${piece}`,
     captured: (who, piece, move, taken) => `${who}：${piece} ${move} 吃掉${taken}`,
     tried: (who, move, piece) => `${who}嘗試 ${move}，翻出${piece}`,
@@ -284,8 +282,6 @@ const zhHant = {
       capture: (piece, taken) => `${piece}吃掉${taken}。`,
       turnedUp: (piece) => `翻出：${piece}。`,
     },
-    at: (sq) => `於 ${sq}`,
-    title: '交戰',
   },
 
   end: {
@@ -397,7 +393,6 @@ const zhHant = {
 
   rules: {
     common: {
-      rules: '規則',
       heading: (game) => `規則：${game}`,
       pageTitle: (game) => `salpakan · ${game}規則`,
       contents: '本頁內容',

@@ -3,7 +3,8 @@
 
 import { h } from './dom.js';
 import { pieceElement, pieceName } from './pieces.js';
-import { sq, cap } from './games.js';
+import { sq, gameTitle, colourName } from './games.js';
+import { T } from './i18n.js';
 
 /** @typedef {import('./games.js').GameSpec} GameSpec */
 
@@ -102,7 +103,7 @@ export class Board {
     this.el = h('div', {
       class: `board board-${game.name}`,
       role: 'group',
-      'aria-label': `${game.title} board`,
+      'aria-label': T.game.board(gameTitle(game.name)),
       style: `--files:${game.files};--ranks:${game.ranks}`,
     });
     for (let r = 0; r < game.ranks; r++) {
@@ -236,10 +237,11 @@ export class Board {
 
   /** @param {string} name @param {SquareView|undefined} v */
   label(name, v) {
-    if (this.game.lakes.includes(name)) return `${name}, lake`;
-    if (!v) return `${name}, empty`;
-    const who = v.side ? cap(v.side) + ' ' : '';
-    if (v.code == null) return `${name}, ${this.game.name === 'banqi' ? 'face-down piece' : `${who}piece, rank unknown`}`;
-    return `${name}, ${this.game.name === 'banqi' ? '' : who}${pieceName(this.game.name, v.code)}`;
+    const L = T.squares;
+    if (this.game.lakes.includes(name)) return L.lake(name);
+    if (!v) return L.empty(name);
+    const who = v.side ? colourName(v.side) : '';
+    if (v.code == null) return this.game.name === 'banqi' ? L.faceDown(name) : L.unknown(name, who);
+    return L.piece(name, this.game.name === 'banqi' ? '' : who, pieceName(this.game.name, v.code));
   }
 }

@@ -1,6 +1,8 @@
 // What the client knows about each game: board shape, seats, armies, setup areas, options.
 // The server decides every rule; this is only what drawing the board and the forms needs.
+// Names, labels and help texts are in the message catalogues (i18n/*.js: `games`).
 
+import { T } from './i18n.js';
 import { LAYOUT } from './layout.js';
 
 /** @typedef {import('./pieces.js').GameName} GameName */
@@ -8,17 +10,14 @@ import { LAYOUT } from './layout.js';
 /**
  * @typedef {object} OptionSpec
  * @property {string} key
- * @property {string} label
  * @property {'select'|'bool'|'number'} type
- * @property {[string, string][]} [choices]  value, label
+ * @property {string[]} [choices]  the values (their labels: optionText)
  * @property {string|boolean|number} default
- * @property {string} [help]
  */
 
 /**
  * @typedef {object} GameSpec
  * @property {GameName} name
- * @property {string} title
  * @property {number} files
  * @property {number} ranks
  * @property {[string, string]} seats
@@ -33,7 +32,6 @@ import { LAYOUT } from './layout.js';
 export const GAMES = {
   generals: {
     name: 'generals',
-    title: 'Game of the Generals',
     files: LAYOUT.generals.files,
     ranks: LAYOUT.generals.ranks,
     seats: LAYOUT.generals.seats,
@@ -42,17 +40,16 @@ export const GAMES = {
     armies: LAYOUT.generals.armies,
     lakes: LAYOUT.generals.lakes,
     options: [
-      { key: 'army', label: 'Army', type: 'select', choices: [['full', 'Full (21 pieces)'], ['reduced', 'Reduced (11 pieces)']], default: 'full', help: 'How many pieces each player sets up: the reduced army makes a shorter game.' },
-      { key: 'flag_rule', label: 'When a Flag reaches the far row', help: 'A Flag that walks to the other side wins, unless the opponent can still take it.', type: 'select', choices: [['adjacent', 'Wins unless an enemy is beside it'], ['one_turn', 'Opponent always gets one turn'], ['electronic', 'Wins at once']], default: 'adjacent' },
-      { key: 'reveal', label: 'What a challenge shows', help: 'Officially the arbiter only says which piece was removed, never the ranks.', type: 'select', choices: [['none', 'Nothing (official)'], ['winner', 'The winner’s rank'], ['both', 'Both ranks']], default: 'none' },
-      { key: 'first', label: 'Who moves first', type: 'select', choices: [['white', 'White'], ['black', 'Black']], default: 'white', help: 'The colour that makes the first move of the game.' },
-      { key: 'open_flag', label: 'Show both Flags', type: 'bool', default: false, help: 'Each player can see where the other’s Flag stands.' },
-      { key: 'reveal_at_end', label: 'Show all pieces at the end', type: 'bool', default: true, help: 'When the game is over, both armies are turned face up.' },
+      { key: 'army', type: 'select', choices: ['full', 'reduced'], default: 'full' },
+      { key: 'flag_rule', type: 'select', choices: ['adjacent', 'one_turn', 'electronic'], default: 'adjacent' },
+      { key: 'reveal', type: 'select', choices: ['none', 'winner', 'both'], default: 'none' },
+      { key: 'first', type: 'select', choices: ['white', 'black'], default: 'white' },
+      { key: 'open_flag', type: 'bool', default: false },
+      { key: 'reveal_at_end', type: 'bool', default: true },
     ],
   },
   stratego: {
     name: 'stratego',
-    title: 'Stratego',
     files: LAYOUT.stratego.files,
     ranks: LAYOUT.stratego.ranks,
     seats: LAYOUT.stratego.seats,
@@ -61,15 +58,14 @@ export const GAMES = {
     armies: LAYOUT.stratego.armies,
     lakes: LAYOUT.stratego.lakes,
     options: [
-      { key: 'army', label: 'Army', type: 'select', choices: [['classic', 'Classic (40 pieces)'], ['barrage', 'Barrage (8 pieces)'], ['duel', 'Duel (10 pieces)'], ['ultimate_lightning', 'Ultimate Lightning (20 pieces)']], default: 'classic', help: 'Classic is the full game; Barrage and Duel are quick games with few pieces. Ultimate Lightning (Gravon): 20 pieces; equal ranks: the attacker wins; a Bomb goes with the piece it stops; Scouts defuse Bombs; Captains move two squares; reaching the enemy back rank rescues a captured piece (twice a game).' },
-      { key: 'scout_strike', label: 'Scouts may run and attack', type: 'bool', default: true, help: 'A Scout may run several squares in a line and attack at the end of its run.' },
-      { key: 'chase_rule', label: 'No endless chasing', type: 'bool', default: true, help: 'A piece may not chase the same enemy piece round and round for ever.' },
-      { key: 'two_square_limit', label: 'Limit on moving back and forth', type: 'select', choices: [['3', 'At most three times'], ['5', 'At most five times'], ['off', 'No limit']], default: '3', help: 'How often a piece may move back and forth between the same two squares.' },
+      { key: 'army', type: 'select', choices: ['classic', 'barrage', 'duel', 'ultimate_lightning'], default: 'classic' },
+      { key: 'scout_strike', type: 'bool', default: true },
+      { key: 'chase_rule', type: 'bool', default: true },
+      { key: 'two_square_limit', type: 'select', choices: ['3', '5', 'off'], default: '3' },
     ],
   },
   banqi: {
     name: 'banqi',
-    title: 'Banqi',
     files: LAYOUT.banqi.files,
     ranks: LAYOUT.banqi.ranks,
     seats: LAYOUT.banqi.seats,
@@ -78,10 +74,10 @@ export const GAMES = {
     armies: LAYOUT.banqi.armies,
     lakes: LAYOUT.banqi.lakes,
     options: [
-      { key: 'ruleset', label: 'Rules', type: 'select', choices: [['taiwan', 'Taiwan (cannons jump)'], ['hongkong', 'Hong Kong'], ['mainland', 'Mainland']], default: 'taiwan', help: 'Regional rule sets differ in how cannons capture and which pieces may take which.' },
-      { key: 'capture_face_down', label: 'Capture face-down pieces', type: 'bool', default: false, help: 'A piece may attack a piece that is still face down, turning it up.' },
-      { key: 'chain_captures', label: 'Several captures in one turn', type: 'bool', default: false, help: 'After a capture the same piece may capture again, or stop.' },
-      { key: 'cannon_direct', label: 'Cannons also capture next door', type: 'bool', default: false, help: 'A cannon may also take a piece beside it, without jumping.' },
+      { key: 'ruleset', type: 'select', choices: ['taiwan', 'hongkong', 'mainland'], default: 'taiwan' },
+      { key: 'capture_face_down', type: 'bool', default: false },
+      { key: 'chain_captures', type: 'bool', default: false },
+      { key: 'cannon_direct', type: 'bool', default: false },
     ],
   },
 };
@@ -132,9 +128,29 @@ export function sideClass(/** @type {GameSpec} */ g, /** @type {string} */ seat,
   return seat;
 }
 
-/** Capitalised seat or colour name. */
-export function cap(/** @type {string} */ s) {
-  return s ? s[0].toUpperCase() + s.slice(1) : s;
+/** A seat's name in the current language (White, Black, Red, Blue, First player, Second player). */
+export function seatName(/** @type {string} */ seat) {
+  return /** @type {Record<string, string>} */ (T.seats)[seat] ?? seat;
+}
+
+/** A colour's name in the current language (Banqi's red and black, the armies' colours). */
+export function colourName(/** @type {string} */ colour) {
+  return /** @type {Record<string, string>} */ (T.colours)[colour] ?? colour;
+}
+
+/** A game's name in the current language. */
+export function gameTitle(/** @type {string} */ name) {
+  return T.games[/** @type {GameName} */ (name)]?.title ?? name;
+}
+
+/**
+ * An option's words in the current language: its label, help, and the label of each choice.
+ * @param {GameName} game @param {string} key
+ * @returns {{label: string, help: string, choices: Record<string, string>}}
+ */
+export function optionText(game, key) {
+  const o = /** @type {Record<string, any>} */ (T.games[game].options)[key];
+  return o ?? { label: key, help: '', choices: {} };
 }
 
 /** A short summary of a game's options that differ from the defaults. */
@@ -143,8 +159,9 @@ export function optionSummary(/** @type {GameSpec} */ g, /** @type {Record<strin
   for (const o of g.options) {
     const v = options?.[o.key];
     if (v == null || String(v) === String(o.default)) continue;
-    if (o.type === 'bool') parts.push(`${o.label}: ${v === true || v === 'true' ? 'on' : 'off'}`);
-    else parts.push(o.choices?.find((c) => c[0] === String(v))?.[1] ?? `${o.label}: ${v}`);
+    const t = optionText(g.name, o.key);
+    if (o.type === 'bool') parts.push(T.games.switchSummary(t.label, v === true || v === 'true'));
+    else parts.push(t.choices[String(v)] ?? T.games.valueSummary(t.label, String(v)));
   }
   return parts.join(' · ');
 }

@@ -3,6 +3,7 @@
 // knows about the wire is in this file.
 
 import { load, save } from './settings.js';
+import { T } from './i18n.js';
 
 /**
  * @typedef {{base: number, inc: number}|null} TimeControl
@@ -26,7 +27,7 @@ export async function api(method, path, body) {
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const type = res.headers.get('content-type') ?? '';
   const data = type.includes('json') ? await res.json() : await res.text();
-  if (!res.ok) throw new ApiError(typeof data === 'object' && data?.error ? data.error : `The server answered ${res.status}.`);
+  if (!res.ok) throw new ApiError(typeof data === 'object' && data?.error ? data.error : T.app.serverAnswered(res.status));
   return data;
 }
 

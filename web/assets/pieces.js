@@ -4,6 +4,8 @@
 // a piece with <svg><use href="#id"/></svg>. Colours come from CSS custom properties on the
 // piece element (--tile, --ink, --edge), so one symbol serves both armies.
 
+import { T } from './i18n.js';
+
 /** @typedef {'generals'|'stratego'|'banqi'} GameName */
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -59,23 +61,23 @@ const SPY_SHAPE =
   '<ellipse cx="41" cy="52" rx="8" ry="5" class="eye"/><ellipse cx="59" cy="52" rx="8" ry="5" class="eye"/>' +
   '<circle cx="42" cy="52" r="2.6" class="ink-fill"/><circle cx="60" cy="52" r="2.6" class="ink-fill"/>';
 
-/** Game of the Generals: code → [label, insignia]. */
+/** Game of the Generals: code → [code, insignia] (names are in the catalogues: pieces.generals). */
 const GENERALS = {
-  '5G': ['General of the Army', star(50, 30, 9) + row(4, 48, 19, (x, y) => star(x, y, 8.5))],
-  '4G': ['General', row(2, 31, 20, (x, y) => star(x, y, 9)) + row(2, 50, 20, (x, y) => star(x, y, 9))],
-  '3G': ['Lieutenant General', star(50, 29, 9) + row(2, 48, 22, (x, y) => star(x, y, 9))],
-  '2G': ['Major General', row(2, 40, 24, (x, y) => star(x, y, 10))],
-  '1G': ['Brigadier General', star(50, 40, 13)],
-  COL: ['Colonel', row(3, 40, 22, (x, y) => sun(x, y, 10))],
-  LTC: ['Lieutenant Colonel', row(2, 40, 24, (x, y) => sun(x, y, 11))],
-  MAJ: ['Major', sun(50, 40, 14)],
-  CPT: ['Captain', row(3, 42, 22, (x, y) => tri(x, y, 9))],
-  '1LT': ['1st Lieutenant', row(2, 42, 24, (x, y) => tri(x, y, 10))],
-  '2LT': ['2nd Lieutenant', tri(50, 42, 12)],
-  SGT: ['Sergeant', chevron(50, 28, 16) + chevron(50, 40, 16) + chevron(50, 52, 16)],
-  PVT: ['Private', chevron(50, 40, 16)],
-  SPY: ['Spy', SPY_SHAPE],
-  FLG: ['Flag', FLAG_SHAPE],
+  '5G': ['5G', star(50, 30, 9) + row(4, 48, 19, (x, y) => star(x, y, 8.5))],
+  '4G': ['4G', row(2, 31, 20, (x, y) => star(x, y, 9)) + row(2, 50, 20, (x, y) => star(x, y, 9))],
+  '3G': ['3G', star(50, 29, 9) + row(2, 48, 22, (x, y) => star(x, y, 9))],
+  '2G': ['2G', row(2, 40, 24, (x, y) => star(x, y, 10))],
+  '1G': ['1G', star(50, 40, 13)],
+  COL: ['COL', row(3, 40, 22, (x, y) => sun(x, y, 10))],
+  LTC: ['LTC', row(2, 40, 24, (x, y) => sun(x, y, 11))],
+  MAJ: ['MAJ', sun(50, 40, 14)],
+  CPT: ['CPT', row(3, 42, 22, (x, y) => tri(x, y, 9))],
+  '1LT': ['1LT', row(2, 42, 24, (x, y) => tri(x, y, 10))],
+  '2LT': ['2LT', tri(50, 42, 12)],
+  SGT: ['SGT', chevron(50, 28, 16) + chevron(50, 40, 16) + chevron(50, 52, 16)],
+  PVT: ['PVT', chevron(50, 40, 16)],
+  SPY: ['SPY', SPY_SHAPE],
+  FLG: ['FLG', FLAG_SHAPE],
 };
 
 const BOMB_SHAPE =
@@ -89,28 +91,26 @@ const SMALL_ICON = {
   '2': '<path d="M38 18 L58 18 M52 12 L60 18 L52 24" class="stroke"/>',
 };
 
-/** Stratego: code → [label, art]. */
+/** Stratego: code → [code, art] (names are in the catalogues: pieces.stratego). */
 const STRATEGO = {};
-for (const [code, name] of /** @type {[string, string][]} */ ([
-  ['10', 'Marshal'], ['9', 'General'], ['8', 'Colonel'], ['7', 'Major'], ['6', 'Captain'],
-  ['5', 'Lieutenant'], ['4', 'Sergeant'], ['3', 'Miner'], ['2', 'Scout'],
-])) {
+for (const code of ['10', '9', '8', '7', '6', '5', '4', '3', '2']) {
   STRATEGO[code] = [
-    name,
+    code,
     (SMALL_ICON[code] ?? '') +
       `<text x="50" y="${SMALL_ICON[code] ? 64 : 60}" class="num${code.length > 1 ? ' wide' : ''}">${code}</text>`,
   ];
 }
-STRATEGO.S = ['Spy', SPY_SHAPE];
-STRATEGO.B = ['Bomb', BOMB_SHAPE];
-STRATEGO.F = ['Flag', FLAG_SHAPE];
+STRATEGO.S = ['S', SPY_SHAPE];
+STRATEGO.B = ['B', BOMB_SHAPE];
+STRATEGO.F = ['F', FLAG_SHAPE];
 
-/** Banqi: code → [label, character]. Upper case red, lower case black. */
+/** Banqi: code → [code, character] (the pieces themselves, drawn in every language). Upper
+ * case red, lower case black. */
 const BANQI = {
-  K: ['Red General', '帥'], G: ['Red Advisor', '仕'], M: ['Red Elephant', '相'], R: ['Red Chariot', '俥'],
-  N: ['Red Horse', '傌'], C: ['Red Cannon', '炮'], P: ['Red Soldier', '兵'],
-  k: ['Black General', '將'], g: ['Black Advisor', '士'], m: ['Black Elephant', '象'], r: ['Black Chariot', '車'],
-  n: ['Black Horse', '馬'], c: ['Black Cannon', '包'], p: ['Black Soldier', '卒'],
+  K: ['K', '帥'], G: ['G', '仕'], M: ['M', '相'], R: ['R', '俥'],
+  N: ['N', '傌'], C: ['C', '炮'], P: ['P', '兵'],
+  k: ['k', '將'], g: ['g', '士'], m: ['m', '象'], r: ['r', '車'],
+  n: ['n', '馬'], c: ['c', '包'], p: ['p', '卒'],
 };
 
 /** Latin letters for Banqi pieces, where the browser has no font for the characters. */
@@ -151,7 +151,8 @@ function canDrawHanzi() {
   }
 }
 
-/** Short English labels shown under Generals insignia. */
+/** Short rank tags drawn under the Generals insignia: the piece's notation, the same in every
+ * language (as printed on the pieces). */
 const GENERALS_SHORT = {
   '5G': '5★', '4G': '4★', '3G': '3★', '2G': '2★', '1G': '1★', COL: 'COL', LTC: 'LTC', MAJ: 'MAJ',
   CPT: 'CPT', '1LT': '1LT', '2LT': '2LT', SGT: 'SGT', PVT: 'PVT', SPY: 'SPY', FLG: 'FLAG',
@@ -163,10 +164,16 @@ export function symbolId(/** @type {GameName} */ game, /** @type {string} */ cod
   return `${game === 'generals' ? 'gg' : 'st'}-${code}`;
 }
 
-/** The English name of a piece. */
+/** The name of a piece in the current language (Banqi: with its colour). */
 export function pieceName(/** @type {GameName} */ game, /** @type {string} */ code) {
-  const table = game === 'generals' ? GENERALS : game === 'stratego' ? STRATEGO : BANQI;
-  return table[code]?.[0] ?? code;
+  const table = /** @type {Record<string, string>} */ (game === 'generals' ? T.pieces.generals : game === 'stratego' ? T.pieces.stratego : T.pieces.banqiColoured);
+  return table[code] ?? code;
+}
+
+/** The name of a piece without Banqi's colour (the rules pages' tables). */
+export function plainPieceName(/** @type {GameName} */ game, /** @type {string} */ code) {
+  if (game !== 'banqi') return pieceName(game, code);
+  return /** @type {Record<string, string>} */ (T.pieces.banqi)[code.toLowerCase()] ?? code;
 }
 
 /** Build the sprite holding every piece symbol and the backs. */

@@ -1,10 +1,11 @@
 // The rules pages: /rules/generals, /rules/stratego, /rules/banqi. Words come from the
-// catalogue in rules-content.js; the diagrams are drawn with the game's own piece art.
+// message catalogue (T.rules); the diagrams are drawn with the game's own piece art.
 
 import { h } from './dom.js';
-import { pieceElement, pieceName } from './pieces.js';
-import { GAMES, GAME_NAMES, spec, sq, setupRanks } from './games.js';
-import { COMMON, RULES } from './rules-content.js';
+import { pieceElement, plainPieceName } from './pieces.js';
+import { GAMES, GAME_NAMES, spec, sq, setupRanks, gameTitle, optionText } from './games.js';
+import { RULES_DATA, MATRIX_SYMBOLS, SECTION_IDS } from './rules-content.js';
+import { T } from './i18n.js';
 
 /** @typedef {import('./pieces.js').GameName} GameName */
 
@@ -22,7 +23,7 @@ function sideOf(/** @type {GameName} */ game, /** @type {string} */ code, /** @t
 
 /** The name of a piece without Banqi's colour word. */
 function plainName(/** @type {GameName} */ game, /** @type {string} */ code) {
-  return pieceName(game, code).replace(/^(Red|Black) /, '');
+  return plainPieceName(game, code);
 }
 
 /** A piece icon with its name for screen readers. */
@@ -42,7 +43,7 @@ const BOARD_SAMPLES = /** @type {Record<GameName, Record<string, string>>} */ ({
 /** The board: setup areas shaded, lakes, a few pieces; an image for screen readers. */
 function boardDiagram(/** @type {GameName} */ game) {
   const g = spec(game);
-  const t = RULES[game];
+  const t = T.rules[game];
   const samples = BOARD_SAMPLES[game];
   const areas = g.hasSetup ? [setupRanks(g, 0), setupRanks(g, 1)] : [[], []];
   const grid = h('div', { class: `rules-board rules-board-${game}`, role: 'img', 'aria-label': t.boardCaption });
@@ -68,29 +69,32 @@ function boardDiagram(/** @type {GameName} */ game) {
 
 /** The pieces table: icon, name, how many, what it does. */
 function piecesTable(/** @type {GameName} */ game) {
-  const t = RULES[game];
+  const C = T.rules.common;
+  const counts = RULES_DATA[game].counts;
+  const notes = /** @type {Record<string, string>} */ (T.rules[game].notes);
   return h('table', { class: 'rules-table' },
-    h('caption', {}, COMMON.piecesTable),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, COMMON.colPiece), h('th', { scope: 'col' }, COMMON.colCount), h('th', { scope: 'col' }, COMMON.colNotes))),
-    h('tbody', {}, GAMES[game].order.filter((code) => t.counts[code]).map((code) => h('tr', { dataset: { piece: code } },
+    h('caption', {}, C.piecesTable),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, C.colPiece), h('th', { scope: 'col' }, C.colCount), h('th', { scope: 'col' }, C.colNotes))),
+    h('tbody', {}, GAMES[game].order.filter((code) => counts[code]).map((code) => h('tr', { dataset: { piece: code } },
       h('th', { scope: 'row' }, h('span', { class: 'piece-cell' }, icon(game, code, sideOf(game, code)), h('span', {}, plainName(game, code)))),
-      h('td', { class: 'num' }, String(t.counts[code])),
-      h('td', {}, t.notes[code] ?? '')))));
+      h('td', { class: 'num' }, String(counts[code])),
+      h('td', {}, notes[code] ?? '')))));
 }
 
 /** The hierarchy: each ladder as a row of icons, strongest first, then the exceptions. */
 function hierarchy(/** @type {GameName} */ game) {
-  const t = RULES[game];
-  const ladders = t.ladders.map((l) => h('figure', { class: 'rules-figure ladder-figure' },
-    h('figcaption', {}, l.caption),
-    h('ol', { class: 'ladder', 'aria-label': l.caption },
-      l.order.map((code) => h('li', {}, icon(game, code, sideOf(game, code)), h('span', { class: 'ladder-name' }, plainName(game, code)))))));
+  const t = T.rules[game];
+  const data = RULES_DATA[game];
+  const ladders = data.ladders.map((order, i) => h('figure', { class: 'rules-figure ladder-figure' },
+    h('figcaption', {}, t.ladders[i]),
+    h('ol', { class: 'ladder', 'aria-label': t.ladders[i] },
+      order.map((code) => h('li', {}, icon(game, code, sideOf(game, code)), h('span', { class: 'ladder-name' }, plainName(game, code)))))));
   const beats = h('figure', { class: 'rules-figure beats-figure' },
     h('figcaption', {}, t.beatsCaption),
-    h('ul', { class: 'beats' }, t.beats.map((b) => h('li', {},
+    h('ul', { class: 'beats' }, data.beats.map((b, i) => h('li', {},
       h('span', { class: 'beat-pair', 'aria-hidden': 'true' },
         icon(game, b.a, sideOf(game, b.a, 0)), h('span', { class: 'beat-arrow' }, '›'), icon(game, b.b, sideOf(game, b.b, 1))),
-      h('span', {}, h('span', { class: 'sr-only' }, `${plainName(game, b.a)} ${COMMON.takes} ${plainName(game, b.b)}: `), b.text)))));
+      h('span', {}, h('span', { class: 'sr-only' }, `${plainName(game, b.a)} ${T.rules.common.takes} ${plainName(game, b.b)}: `), t.beats[i])))));
   return h('div', { class: 'hierarchy' }, ...ladders, beats, game === 'generals' ? generalsMatrix() : null);
 }
 
@@ -113,62 +117,70 @@ export function generalsDuel(/** @type {string} */ a, /** @type {string} */ d) {
 /** The whole 15 × 15 challenge table of the Game of the Generals, folded away under a summary. */
 function generalsMatrix() {
   const order = GAMES.generals.order;
-  const cells = COMMON.matrixCells;
+  const C = T.rules.common;
+  const cells = C.matrixCells;
   const head = h('tr', {}, h('td', {}), order.map((code) => h('th', { scope: 'col', title: plainName('generals', code) },
     icon('generals', code, 'black'), h('span', { class: 'sr-only' }, plainName('generals', code)))));
   const rows = order.map((a) => h('tr', { dataset: { attacker: a } },
     h('th', { scope: 'row', title: plainName('generals', a) }, icon('generals', a, 'white'), h('span', { class: 'sr-only' }, plainName('generals', a))),
     order.map((d) => {
       const r = /** @type {'A'|'D'|'B'} */ (generalsDuel(a, d));
-      return h('td', { class: `duel duel-${r}`, dataset: { duel: r } }, h('span', { 'aria-hidden': 'true' }, cells[r][0]), h('span', { class: 'sr-only' }, cells[r][1]));
+      return h('td', { class: `duel duel-${r}`, dataset: { duel: r } }, h('span', { 'aria-hidden': 'true' }, MATRIX_SYMBOLS[r]), h('span', { class: 'sr-only' }, cells[r]));
     })));
   return h('details', { class: 'matrix-box' },
-    h('summary', {}, COMMON.matrixSummary),
+    h('summary', {}, C.matrixSummary),
     h('div', { class: 'matrix-scroll' },
-      h('table', { class: 'matrix' }, h('caption', {}, COMMON.matrixCaption), h('thead', {}, head), h('tbody', {}, rows))),
-    h('p', { class: 'muted small' }, COMMON.matrixLegend));
+      h('table', { class: 'matrix' }, h('caption', {}, C.matrixCaption), h('thead', {}, head), h('tbody', {}, rows))),
+    h('p', { class: 'muted small' }, C.matrixLegend));
 }
 
 /** The options, each with its own anchor (#opt-KEY) for the lobby's help links. */
 function optionsSection(/** @type {GameName} */ game) {
-  const t = RULES[game];
+  const t = T.rules[game];
+  const C = T.rules.common;
   const g = spec(game);
+  const explained = /** @type {Record<string, string>} */ (t.options);
   return h('section', { class: 'card rules-section', id: 'options', 'aria-labelledby': 'options-h' },
-    h('h2', { id: 'options-h' }, COMMON.sections.options),
+    h('h2', { id: 'options-h' }, C.sections.options),
     h('p', {}, t.optionsIntro),
     h('dl', { class: 'rules-options' }, g.options.flatMap((o) => {
-      const def = o.type === 'bool' ? null : o.choices?.find((c) => c[0] === String(o.default))?.[1];
+      const words = optionText(game, o.key);
+      const def = o.type === 'bool' ? null : words.choices[String(o.default)];
       return [
-        h('dt', { id: `opt-${o.key}` }, o.label),
-        h('dd', {}, t.options[o.key] ?? o.help ?? '', def ? h('span', { class: 'muted' }, ` ${COMMON.optionDefault}: ${def}.`) : null),
+        h('dt', { id: `opt-${o.key}` }, words.label),
+        h('dd', {}, explained[o.key] ?? words.help, def ? h('span', { class: 'muted' }, ` ${C.optionDefault}: ${def}.`) : null),
       ];
     })));
 }
 
 /** The whole rules page of one game. */
 export function rulesPage(/** @type {GameName} */ game) {
-  const t = RULES[game];
-  const sections = t.sections.map((s) => {
+  const t = T.rules[game];
+  const C = T.rules.common;
+  const heading = (/** @type {typeof SECTION_IDS[number]} */ id) => (id === 'challenge' ? t.headings.challenge : C.sections[id]);
+  const sections = SECTION_IDS.map((id) => {
+    const paras = id === 'end' ? [] : t[id];
+    const list = id === 'challenge' ? t.challengeList : id === 'end' ? t.endList : null;
     /** @type {HTMLElement[]} */
-    const body = [h('h2', { id: `${s.id}-h` }, s.heading), ...s.paras.map((p) => h('p', {}, p))];
-    if (s.list) body.push(h('ul', {}, s.list.map((x) => h('li', {}, x))));
-    if (s.id === 'board') body.push(boardDiagram(game));
-    if (s.id === 'pieces') body.push(piecesTable(game), hierarchy(game));
-    return h('section', { class: 'card rules-section', id: s.id, 'aria-labelledby': `${s.id}-h` }, ...body);
+    const body = [h('h2', { id: `${id}-h` }, heading(id)), ...paras.map((p) => h('p', {}, p))];
+    if (list) body.push(h('ul', {}, list.map((x) => h('li', {}, x))));
+    if (id === 'board') body.push(boardDiagram(game));
+    if (id === 'pieces') body.push(piecesTable(game), hierarchy(game));
+    return h('section', { class: 'card rules-section', id, 'aria-labelledby': `${id}-h` }, ...body);
   });
-  const toc = h('nav', { class: 'card rules-toc', 'aria-label': COMMON.contents },
-    h('h2', {}, COMMON.contents),
-    h('ul', {}, [...t.sections.map((s) => [s.id, s.heading]), ['options', COMMON.sections.options]].map(([id, text]) => h('li', {}, h('a', { href: `#${id}` }, text)))));
-  const others = h('nav', { class: 'card rules-others', 'aria-label': COMMON.otherGames },
-    h('h2', {}, COMMON.otherGames),
-    h('ul', {}, GAME_NAMES.filter((n) => n !== game).map((n) => h('li', {}, h('a', { href: `/rules/${n}`, 'data-link': true }, RULES[n].title)))));
+  const toc = h('nav', { class: 'card rules-toc', 'aria-label': C.contents },
+    h('h2', {}, C.contents),
+    h('ul', {}, [...SECTION_IDS.map((id) => [id, heading(id)]), ['options', C.sections.options]].map(([id, text]) => h('li', {}, h('a', { href: `#${id}` }, text)))));
+  const others = h('nav', { class: 'card rules-others', 'aria-label': C.otherGames },
+    h('h2', {}, C.otherGames),
+    h('ul', {}, GAME_NAMES.filter((n) => n !== game).map((n) => h('li', {}, h('a', { href: `/rules/${n}`, 'data-link': true }, gameTitle(n))))));
   return h('article', { class: `rules rules-${game}`, dataset: { rules: game } },
-    h('header', { class: 'rules-head' }, h('h1', {}, `${COMMON.rules}: ${t.title}`), h('p', { class: 'lead' }, t.lead),
-      h('a', { class: 'btn primary', href: `/?game=${game}`, 'data-link': true }, COMMON.playCta)),
+    h('header', { class: 'rules-head' }, h('h1', {}, C.heading(gameTitle(game))), h('p', { class: 'lead' }, t.lead),
+      h('a', { class: 'btn primary', href: `/?game=${game}`, 'data-link': true }, C.playCta)),
     toc, ...sections, optionsSection(game), others);
 }
 
 /** The document title of a rules page. */
 export function rulesTitle(/** @type {GameName} */ game) {
-  return COMMON.pageTitle(RULES[game].title);
+  return T.rules.common.pageTitle(gameTitle(game));
 }

@@ -35,8 +35,9 @@ export function save(patch) {
   return s;
 }
 
+/** Sounds are off until the player turns them on in the settings. */
 export function soundOn() {
-  return load().sound !== false;
+  return load().sound === true;
 }
 
 export function motionOn() {
@@ -62,12 +63,20 @@ export function storeSetups(game, army, list) {
 /** @type {AudioContext|null} */
 let audio = null;
 
-/** A short tone: 'move', 'challenge', 'end', 'notify'. */
-export function sound(/** @type {'move'|'challenge'|'end'|'notify'} */ kind) {
+/**
+ * A short sound made with Web Audio (no sound files): 'move', 'challenge' (a clash), 'capture',
+ * 'win', 'loss', 'end' (a draw, or a game watched), 'notify'. Silent unless sound is on.
+ */
+export function sound(/** @type {'move'|'challenge'|'capture'|'win'|'loss'|'end'|'notify'} */ kind) {
   if (!soundOn()) return;
   try {
     audio ??= new AudioContext();
-    const tones = { move: [[520, 0.05]], challenge: [[300, 0.08], [220, 0.12]], end: [[440, 0.12], [554, 0.12], [659, 0.2]], notify: [[660, 0.06], [880, 0.08]] };
+    /** @type {Record<string, [number, number][]>} */
+    const tones = {
+      move: [[520, 0.05]], challenge: [[300, 0.08], [220, 0.12]], capture: [[392, 0.07], [262, 0.1]],
+      win: [[523, 0.1], [659, 0.1], [784, 0.22]], loss: [[392, 0.14], [330, 0.14], [262, 0.26]],
+      end: [[440, 0.12], [554, 0.12], [659, 0.2]], notify: [[660, 0.06], [880, 0.08]],
+    };
     let t = audio.currentTime;
     for (const [freq, len] of tones[kind]) {
       const osc = audio.createOscillator();

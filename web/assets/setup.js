@@ -4,8 +4,9 @@
 import { h, replace, toast } from './dom.js';
 import { Board, dragFrom, squareOf } from './board.js';
 import { pieceElement, pieceName } from './pieces.js';
-import { armyCounts, setupRanks, sq, parseSq, cap } from './games.js';
+import { armyCounts, setupRanks, sq, parseSq } from './games.js';
 import { savedSetups, storeSetups } from './settings.js';
+import { T } from './i18n.js';
 
 /** @typedef {import('./games.js').GameSpec} GameSpec */
 /** @typedef {Record<string,string>} Placement  square → piece code */
@@ -70,7 +71,7 @@ export class SetupEditor {
       onDrop: (from, to) => this.moveOnBoard(from, to),
       onSquare: (s) => this.tap(s),
     });
-    this.tray = h('div', { class: 'tray', role: 'list', 'aria-label': 'Pieces to place (arrow keys choose, Enter picks)' });
+    this.tray = h('div', { class: 'tray', role: 'list', 'aria-label': T.setup.tray });
     /** @type {string|null} the tray item that takes the tab */
     this.trayCursor = null;
     this.tray.addEventListener('keydown', (e) => {
@@ -83,24 +84,24 @@ export class SetupEditor {
       if (next) { for (const b of live) b.tabIndex = b === next ? 0 : -1; next.focus(); }
     });
     this.library = h('div', { class: 'library' });
-    this.readyBtn = h('button', { class: 'btn primary', type: 'button', onclick: () => this.ready() }, 'Ready');
+    this.readyBtn = h('button', { class: 'btn primary', type: 'button', onclick: () => this.ready() }, T.setup.ready);
     this.status = h('p', { class: 'setup-status' });
     this.el = h('section', { class: 'setup-view' },
       h('div', { class: 'board-wrap' }, this.board.el),
       h('div', { class: 'side-panel' },
-        h('h2', {}, `Set up your army`),
-        h('p', { class: 'hint' }, `Drag pieces onto the highlighted ranks, or tap a piece and then a square. Your setup stays secret.`),
-        h('p', { class: 'help small' }, `Keyboard: Tab to the pieces, Enter picks one; Shift+Tab back to the board, arrow keys and Enter place it.`),
+        h('h2', {}, T.setup.title),
+        h('p', { class: 'hint' }, T.setup.hint),
+        h('p', { class: 'help small' }, T.setup.keys),
         this.tray,
         this.status,
         h('div', { class: 'btn-row' },
-          h('button', { class: 'btn', type: 'button', onclick: () => this.random() }, 'Random'),
-          o.botSetup ? h('button', { class: 'btn', type: 'button', onclick: () => this.bot() }, 'Bot setup') : null,
-          h('button', { class: 'btn', type: 'button', onclick: () => this.clear() }, 'Clear'),
-          h('button', { class: 'btn', type: 'button', onclick: () => this.saveToLibrary() }, 'Save')),
+          h('button', { class: 'btn', type: 'button', onclick: () => this.random() }, T.setup.random),
+          o.botSetup ? h('button', { class: 'btn', type: 'button', onclick: () => this.bot() }, T.setup.botSetup) : null,
+          h('button', { class: 'btn', type: 'button', onclick: () => this.clear() }, T.setup.clear),
+          h('button', { class: 'btn', type: 'button', onclick: () => this.saveToLibrary() }, T.setup.save)),
         h('div', { class: 'btn-row' }, this.readyBtn),
         o.extra ?? null,
-        h('details', { class: 'library-box', open: true }, h('summary', {}, 'Saved setups'), this.library)));
+        h('details', { class: 'library-box', open: true }, h('summary', {}, T.setup.library), this.library)));
     this.renderLibrary();
     this.render();
   }
@@ -126,7 +127,7 @@ export class SetupEditor {
         class: `tray-item${n ? '' : ' empty'}${this.picked === `tray:${code}` ? ' picked' : ''}`,
         role: 'listitem',
         dataset: { code },
-        'aria-label': `${pieceName(this.g.name, code)}: ${n} to place`,
+        'aria-label': T.setup.toPlace(pieceName(this.g.name, code), n),
         disabled: !n,
       }, pieceElement(this.g.name, code, this.o.seat), n > 1 ? h('span', { class: 'count' }, `×${n}`) : null);
       item.addEventListener('pointerdown', (e) => {
@@ -151,7 +152,7 @@ export class SetupEditor {
     this.rovingTray(trayFocused);
     const placed = Object.keys(this.placement).length;
     const total = Object.values(this.counts).reduce((a, b) => a + b, 0);
-    this.status.textContent = placed === total ? 'All pieces placed.' : `${placed} of ${total} pieces placed.`;
+    this.status.textContent = placed === total ? T.setup.allPlaced : T.setup.placed(placed, total);
     this.readyBtn.disabled = placed !== total;
   }
 
@@ -170,7 +171,7 @@ export class SetupEditor {
 
   /** @param {string} code @param {string} to */
   place(code, to) {
-    if (!this.area.has(to)) return toast('Place your pieces on your own highlighted ranks.', 'error');
+    if (!this.area.has(to)) return toast(T.setup.ownRanks, 'error');
     if ((this.remaining()[code] ?? 0) <= 0) return;
     const old = this.placement[to];
     this.placement[to] = code;
@@ -184,7 +185,7 @@ export class SetupEditor {
     const code = this.placement[from];
     if (!code) return;
     if (!to) { delete this.placement[from]; return this.render(); }
-    if (!this.area.has(to)) return toast('Place your pieces on your own highlighted ranks.', 'error');
+    if (!this.area.has(to)) return toast(T.setup.ownRanks, 'error');
     const other = this.placement[to];
     this.placement[to] = code;
     if (other) this.placement[from] = other; else delete this.placement[from];
@@ -233,29 +234,29 @@ export class SetupEditor {
   /** Saved setups are stored from the first seat's side. */
   saveToLibrary() {
     const placed = Object.keys(this.placement).length;
-    if (!placed) return toast('Place some pieces first.', 'error');
+    if (!placed) return toast(T.setup.placeFirst, 'error');
     const list = savedSetups(this.g.name, this.army);
-    const name = `Setup ${list.length + 1}`;
+    const name = T.setup.setupName(list.length + 1);
     const p = this.seatIndex === 1 ? mirror(this.g, this.placement) : { ...this.placement };
     storeSetups(this.g.name, this.army, [...list, { name, placement: p, saved: Date.now() }]);
-    toast(`Saved as “${name}”.`, 'good');
+    toast(T.setup.savedAs(name), 'good');
     this.renderLibrary();
   }
 
   renderLibrary() {
     const list = savedSetups(this.g.name, this.army);
-    if (!list.length) return replace(this.library, h('p', { class: 'muted' }, `No saved setups for this army yet. Arrange one and press Save.`));
+    if (!list.length) return replace(this.library, h('p', { class: 'muted' }, T.setup.noSaved));
     replace(this.library, h('ul', { class: 'library-list' }, list.map((s, i) => h('li', {},
       h('span', { class: 'lib-name' }, s.name),
-      h('button', { class: 'btn small', type: 'button', 'aria-label': `Use ${s.name}`, onclick: () => {
+      h('button', { class: 'btn small', type: 'button', 'aria-label': T.setup.use(s.name), onclick: () => {
         this.placement = this.seatIndex === 1 ? mirror(this.g, s.placement) : { ...s.placement };
         this.picked = null;
         this.render();
-      } }, 'Use'),
-      h('button', { class: 'btn small ghost', type: 'button', 'aria-label': `Delete ${s.name}`, onclick: () => {
+      } }, T.setup.useShort),
+      h('button', { class: 'btn small ghost', type: 'button', 'aria-label': T.setup.delete(s.name), onclick: () => {
         storeSetups(this.g.name, this.army, list.filter((_, j) => j !== i));
         this.renderLibrary();
-      } }, 'Delete')))));
+      } }, T.setup.deleteShort)))));
   }
 
   async ready() {
@@ -266,10 +267,5 @@ export class SetupEditor {
       toast(String(/** @type {any} */ (e)?.message ?? e), 'error');
       this.readyBtn.disabled = false;
     }
-  }
-
-  /** The opponent's state line. */
-  static waitingText(/** @type {string} */ seat, /** @type {boolean} */ done) {
-    return `${cap(seat)} ${done ? 'is ready.' : 'is still setting up…'}`;
   }
 }

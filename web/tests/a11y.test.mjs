@@ -82,3 +82,39 @@ for (const [size, vp] of /** @type {const} */ ([['phone', PHONE_390], ['desktop'
     await context.close();
   });
 }
+
+for (const lang of ['fil', 'zh-Hant']) {
+  test(`in ${lang}: the first visit, the lobby, a rules page, the setup editor and the game page pass axe`, { timeout: 90000 }, async () => {
+    for (const vp of [PHONE_390, DESKTOP]) {
+      const { page, context } = await newPage(chrome.browser, vp);
+      page.on('dialog', (d) => d.accept());
+      await page.goto(`${server.url}/?lang=${lang}`);
+      await page.locator('#name').waitFor();
+      assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
+      await assertAccessible(page, `first visit in ${lang}`);
+      await page.locator('#name').fill(`Axe${lang}`);
+      await page.locator('.name-card button[type=submit]').click();
+      await page.locator('form.create').waitFor();
+      await assertAccessible(page, `lobby in ${lang}`);
+      await page.goto(`${server.url}/rules/generals`);
+      await page.locator('h1').waitFor();
+      await assertAccessible(page, `rules in ${lang}`);
+      await page.goto(server.url);
+      await page.locator('.game-tab[data-game="stratego"]').click();
+      await page.locator('#opt-army').selectOption('barrage');
+      await page.locator('#clock').selectOption('300+3');
+      await page.locator('form.create button[value="bot"]').click();
+      await page.waitForURL(/\/game\//);
+      await page.locator('.setup-view').waitFor();
+      await assertAccessible(page, `setup editor in ${lang}`);
+      await page.locator('.setup-view .btn-row .btn').first().click(); // Random
+      await page.locator('.setup-view .btn.primary').click(); // Ready
+      await page.locator('.side-panel .status').waitFor();
+      await assertAccessible(page, `game page in ${lang}`);
+      await page.locator('.side-panel .btn.danger').click(); // Resign
+      await page.locator('.end-screen').waitFor();
+      await assertAccessible(page, `game page with the end screen in ${lang}`);
+      await context.close();
+    }
+  });
+}

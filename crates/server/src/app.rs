@@ -2,7 +2,7 @@
 //! tasks, the lobby (open seeks and games in progress) and per-user notifications.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use salpakan_engine::{GameKind, Seat};
@@ -10,207 +10,13 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use crate::clock::{TimeControl, TimeSource};
+use crate::clock::TimeControl;
+pub use crate::config::{Config, Metrics};
 use crate::error::{Error, Result};
-use crate::game::{Cmd, Game, Outbox, Player, random_seed};
+use crate::game::{Cmd, Game, GameEnv, Host, NewGame, Outbox, Player, random_seed};
 use crate::identity::{Identity, User, hex, random_hex, same_secret};
+use crate::protocol::{self, ServerMsg};
 use crate::store::{GameRow, Op, Store};
-
-/// Server settings.
-#[derive(Clone)]
-pub struct Config {
-    /// Where the time comes from (tests inject a manual clock).
-    pub time: Arc<dyn TimeSource>,
-    /// How long a player may stay disconnected before the opponent may claim the win (ms).
-    pub grace_ms: u64,
-    /// How long a seat may stay away during the setup phase before it loses (ms).
-    pub setup_grace_ms: u64,
-    /// Messages a connection may send per second, on average.
-    pub rate_per_s: u32,
-    /// Messages a connection may send in a burst.
-    pub burst: u32,
-    /// The largest message accepted, in bytes.
-    pub max_message: usize,
-    /// Open connections allowed from one IP address (`--max-conns-per-ip`).
-    pub max_conns_per_ip: usize,
-    /// Open connections allowed in all (`--max-conns`).
-    pub max_conns: usize,
-    /// How long a client may take to send a request's headers, and how long a kept-alive
-    /// HTTP connection may wait for its next request (ms).
-    pub header_timeout_ms: u64,
-    /// How long a WebSocket peer may stay silent (no message, no answer to the server's
-    /// pings) before its connection is closed (ms).
-    pub idle_timeout_ms: u64,
-    /// How long one HTTP request (body included) may take (ms).
-    pub request_timeout_ms: u64,
-    /// How often the server pings each WebSocket (ms).
-    pub ping_ms: u64,
-    /// The most bytes queued for one connection; a connection that lets more pile up is
-    /// closed as too slow.
-    pub max_queue_bytes: usize,
-    /// Guests one address may create per minute (sustained; `guest_burst` at once).
-    pub guests_per_minute: u32,
-    /// Guests one address may create at once.
-    pub guest_burst: u32,
-    /// Seeks and challenges one player may have open at once.
-    pub max_open_seeks: usize,
-    /// Unfinished bot games one player may have at once.
-    pub max_bot_games: usize,
-    /// How long a seek or challenge stays open once its creator is gone (no connection,
-    /// no request) (ms).
-    pub seek_idle_ms: u64,
-    /// How long the human of a bot game may stay away before the game ends (ms).
-    pub bot_game_away_ms: u64,
-    /// Chat lines one seat may send per minute (sustained; `chat_burst` at once).
-    pub chat_per_minute: u32,
-    /// Chat lines one seat may send at once.
-    pub chat_burst: u32,
-    /// Chat lines one game keeps (older ones are dropped from memory and from `sync`).
-    pub chat_keep: usize,
-    /// Chat lines one game accepts in all.
-    pub chat_max: usize,
-    /// How long a guest may stay unseen before its token (and its seat tokens) expire (ms).
-    pub guest_ttl_ms: u64,
-    /// How often the housekeeping task runs: expiring seeks and guests, forgetting rate
-    /// limits of addresses gone quiet, logging refusals (ms).
-    pub sweep_ms: u64,
-    /// Take the client's address for per-address rate limits from the last
-    /// `X-Forwarded-For` entry (behind a reverse proxy on the same host).
-    pub trust_forwarded_for: bool,
-}
-
-impl std::fmt::Debug for Config {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Config")
-            .field("grace_ms", &self.grace_ms)
-            .field("setup_grace_ms", &self.setup_grace_ms)
-            .field("rate_per_s", &self.rate_per_s)
-            .field("burst", &self.burst)
-            .field("max_message", &self.max_message)
-            .field("max_conns_per_ip", &self.max_conns_per_ip)
-            .field("max_conns", &self.max_conns)
-            .field("idle_timeout_ms", &self.idle_timeout_ms)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            time: Arc::new(crate::clock::SystemTime::default()),
-            grace_ms: 60_000,
-            setup_grace_ms: 180_000,
-            rate_per_s: 20,
-            burst: 40,
-            max_message: 16 * 1024,
-            max_conns_per_ip: 64,
-            max_conns: 20_000,
-            header_timeout_ms: 10_000,
-            idle_timeout_ms: 60_000,
-            request_timeout_ms: 30_000,
-            ping_ms: 20_000,
-            max_queue_bytes: 4 << 20,
-            guests_per_minute: 10,
-            guest_burst: 20,
-            max_open_seeks: 5,
-            max_bot_games: 10,
-            seek_idle_ms: 600_000,
-            bot_game_away_ms: 600_000,
-            chat_per_minute: 20,
-            chat_burst: 10,
-            chat_keep: 100,
-            chat_max: 1000,
-            guest_ttl_ms: 90 * 24 * 3_600_000,
-            sweep_ms: 10_000,
-            trust_forwarded_for: false,
-        }
-    }
-}
-
-impl Config {
-    /// Checks every limit (each must be at least 1 where 0 would refuse everything).
-    ///
-    /// # Errors
-    /// A sentence naming the setting by its `salpakan serve` flag, and its range.
-    pub fn check(&self) -> Result<()> {
-        let positive = [
-            ("max-conns-per-ip", self.max_conns_per_ip as u64),
-            ("max-conns", self.max_conns as u64),
-            ("header-timeout", self.header_timeout_ms),
-            ("idle-timeout", self.idle_timeout_ms),
-            ("request-timeout", self.request_timeout_ms),
-            ("ping", self.ping_ms),
-            ("guests-per-minute", u64::from(self.guests_per_minute)),
-            ("guest-burst", u64::from(self.guest_burst)),
-            ("max-open-seeks", self.max_open_seeks as u64),
-            ("max-bot-games", self.max_bot_games as u64),
-            ("chat-per-minute", u64::from(self.chat_per_minute)),
-            ("chat-burst", u64::from(self.chat_burst)),
-            ("ws-rate", u64::from(self.rate_per_s)),
-            ("ws-burst", u64::from(self.burst)),
-            ("sweep", self.sweep_ms),
-        ];
-        for (name, v) in positive {
-            if v == 0 {
-                return Err(Error::BadRequest(format!("--{name} must be at least 1")));
-            }
-        }
-        if self.ping_ms >= self.idle_timeout_ms {
-            return Err(Error::BadRequest(
-                "--ping must be shorter than --idle-timeout (pings keep live connections open)"
-                    .into(),
-            ));
-        }
-        if self.max_queue_bytes < 64 * 1024 {
-            return Err(Error::BadRequest(
-                "--max-queue-kib must be at least 64 KiB".into(),
-            ));
-        }
-        if self.chat_keep == 0 || self.chat_keep > self.chat_max {
-            return Err(Error::BadRequest("--chat-keep is 1 to --chat-max".into()));
-        }
-        Ok(())
-    }
-}
-
-/// Counters for operators (and the abuse test): what was refused and why.
-#[derive(Debug, Default)]
-pub struct Metrics {
-    /// Connections open now.
-    pub connections_open: AtomicU64,
-    /// Connections refused at accept (per-address or total cap).
-    pub connections_refused: AtomicU64,
-    /// Requests and messages refused by a rate limit or a cap on what one player may open.
-    pub rate_limited: AtomicU64,
-    /// Connections closed for falling behind (send queue over its byte limit).
-    pub slow_closed: AtomicU64,
-}
-
-impl Metrics {
-    /// The counters as JSON.
-    #[must_use]
-    pub fn json(&self) -> Value {
-        let g = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        json!({"connections_open": g(&self.connections_open),
-               "connections_refused": g(&self.connections_refused),
-               "rate_limited": g(&self.rate_limited), "slow_closed": g(&self.slow_closed)})
-    }
-}
-
-/// What a new game needs.
-#[derive(Clone, Debug)]
-pub struct NewGame {
-    /// Which game.
-    pub kind: GameKind,
-    /// Canonical options.
-    pub options: Value,
-    /// Time control, none for untimed.
-    pub clock: Option<TimeControl>,
-    /// The seats, first then second.
-    pub players: [Player; 2],
-    /// Listed in the lobby.
-    pub public: bool,
-}
 
 /// An open seek or private challenge.
 #[derive(Clone, Debug)]
@@ -241,10 +47,22 @@ impl Seek {
     }
 }
 
+/// The lobby at one moment: open public seeks and public games in progress (public facts
+/// only).
+#[derive(Debug)]
+pub struct LobbyView {
+    /// Open public seeks ([`Seek::json`]).
+    pub seeks: Vec<Value>,
+    /// Public games in progress (their summaries).
+    pub games: Vec<Value>,
+}
+
 /// The running server's state.
 pub struct App {
     /// Settings.
-    pub config: Config,
+    pub config: Arc<Config>,
+    /// This state, for the games it starts (their [`Host`]).
+    me: std::sync::Weak<App>,
     /// The store.
     pub store: Store,
     /// Identities.
@@ -289,7 +107,7 @@ impl App {
     /// # Errors
     /// The store cannot be opened, or a stored game does not rebuild.
     pub fn start(db: &std::path::Path, config: Config) -> Result<Arc<App>> {
-        config.check().map_err(|e| Error::Start(e.to_string()))?;
+        config.check()?;
         let (store, loaded) = Store::open(db)?;
         let quota = governor::Quota::per_minute(
             std::num::NonZeroU32::new(config.guests_per_minute).expect("checked"),
@@ -298,8 +116,9 @@ impl App {
         let identity =
             crate::identity::GuestIdentity::new(store.clone(), loaded.guests, config.time.now_ms());
         let (lobby_tx, _) = broadcast::channel(1024);
-        let app = Arc::new(App {
-            config,
+        let app = Arc::new_cyclic(|me| App {
+            config: Arc::new(config),
+            me: me.clone(),
             store,
             identity,
             secret: loaded.secret,
@@ -328,7 +147,7 @@ impl App {
             app.index_players(row);
             // One game that does not rebuild (a corrupt row) must not keep the others
             // down: it is logged and left in the store.
-            match Game::restore(app.clone(), row, events) {
+            match Game::restore(app.env(), row, events) {
                 Ok(g) => {
                     app.spawn(&row.id, g);
                 }
@@ -339,6 +158,19 @@ impl App {
         }
         tracing::info!(games = n, "restored unfinished games");
         Ok(app)
+    }
+
+    /// What a game task gets of this state: the store, the settings and this state as its
+    /// [`Host`].
+    fn env(&self) -> GameEnv {
+        GameEnv {
+            store: self.store.clone(),
+            config: self.config.clone(),
+            host: self
+                .me
+                .upgrade()
+                .expect("the server's state outlives its calls"),
+        }
     }
 
     /// Now, from the configured time source (ms).
@@ -400,7 +232,7 @@ impl App {
             }
         }
         let (row, events) = self.store.load_game(id).await?;
-        let g = Game::restore(self.clone(), &row, &events)?;
+        let g = Game::restore(self.env(), &row, &events)?;
         if let Some(tx) = self.games.lock().expect("lock").get(id) {
             if !tx.is_closed() {
                 return Ok(tx.clone());
@@ -442,13 +274,20 @@ impl App {
         };
         self.store.write(vec![Op::Game(row.clone())]).await?;
         self.index_players(&row);
-        let g = Game::restore(self.clone(), &row, &[])?;
+        let g = Game::restore(self.env(), &row, &[])?;
         self.spawn(&id, g);
         for s in Seat::BOTH {
             if let Some(u) = &spec.players[s.index()].user {
-                let f = json!({"v": 1, "t": "seat", "game": id, "seat": spec.kind.seat_name(s),
-                               "seat_token": self.seat_token(&id, s)});
-                self.notify_user(u, &f.to_string());
+                let token = self.seat_token(&id, s);
+                let f = protocol::frame(
+                    &ServerMsg::Seat {
+                        game: &id,
+                        seat: spec.kind.seat_name(s),
+                        seat_token: &token,
+                    },
+                    None,
+                );
+                self.notify_user(u, f);
             }
         }
         tracing::info!(game = %id, kind = %spec.kind, "game created");
@@ -547,10 +386,9 @@ impl App {
         }
     }
 
-    fn notify_user(&self, user: &str, frame: &str) {
+    fn notify_user(&self, user: &str, f: Arc<str>) {
         let mut users = self.users.lock().expect("lock");
         if let Some(outs) = users.get_mut(user) {
-            let f: Arc<str> = frame.into();
             outs.retain(|o| o.send(f.clone()));
             if outs.is_empty() {
                 users.remove(user);
@@ -566,7 +404,7 @@ impl App {
 
     /// The lobby now: open public seeks and public games in progress.
     #[must_use]
-    pub fn lobby(&self) -> Value {
+    pub fn lobby(&self) -> LobbyView {
         let seeks: Vec<Value> = self
             .seeks
             .lock()
@@ -576,11 +414,11 @@ impl App {
             .map(Seek::json)
             .collect();
         let games: Vec<Value> = self.live.lock().expect("lock").values().cloned().collect();
-        json!({"seeks": seeks, "games": games})
+        LobbyView { seeks, games }
     }
 
-    fn lobby_send(&self, frame: Value) {
-        let _ = self.lobby_tx.send(frame.to_string().into());
+    fn lobby_send(&self, msg: &ServerMsg<'_>) {
+        let _ = self.lobby_tx.send(protocol::frame(msg, None));
     }
 
     /// A game's lobby entry changed: `Some` while it is public and in progress.
@@ -591,13 +429,13 @@ impl App {
                 let new = live.insert(id.to_string(), s.clone()).is_none();
                 drop(live);
                 if new {
-                    self.lobby_send(json!({"v": 1, "t": "game_added", "game": s}));
+                    self.lobby_send(&ServerMsg::GameAdded { game: &s });
                 }
             }
             None => {
                 if live.remove(id).is_some() {
                     drop(live);
-                    self.lobby_send(json!({"v": 1, "t": "game_removed", "game": id}));
+                    self.lobby_send(&ServerMsg::GameRemoved { game: id });
                 }
             }
         }
@@ -622,9 +460,7 @@ impl App {
     /// # Errors
     /// [`Error::Limit`] when its creator already has as many open as allowed.
     pub fn add_seek(&self, seek: Seek) -> Result<()> {
-        let j = seek.json();
-        let public = seek.public;
-        let mut seeks = self.seeks.lock().expect("lock");
+        let seeks = self.seeks.lock().expect("lock");
         let open = seeks.values().filter(|s| s.user.id == seek.user.id).count();
         if open >= self.config.max_open_seeks {
             drop(seeks);
@@ -633,12 +469,22 @@ impl App {
             )));
         }
         self.seen(&seek.user.id);
+        self.insert_seek(seeks, seek);
+        Ok(())
+    }
+
+    /// Lists a seek in the (locked) open seeks, then tells the lobby when it is public.
+    fn insert_seek(
+        &self,
+        mut seeks: std::sync::MutexGuard<'_, BTreeMap<String, Seek>>,
+        seek: Seek,
+    ) {
+        let j = seek.public.then(|| seek.json());
         seeks.insert(seek.id.clone(), seek);
         drop(seeks);
-        if public {
-            self.lobby_send(json!({"v": 1, "t": "seek_added", "seek": j}));
+        if let Some(j) = j {
+            self.lobby_send(&ServerMsg::SeekAdded { seek: &j });
         }
-        Ok(())
     }
 
     /// Counts a refusal by a limit and returns its error.
@@ -767,22 +613,14 @@ impl App {
     pub fn take_seek(&self, id: &str) -> Option<Seek> {
         let s = self.seeks.lock().expect("lock").remove(id)?;
         if s.public {
-            self.lobby_send(json!({"v": 1, "t": "seek_removed", "seek": id}));
+            self.lobby_send(&ServerMsg::SeekRemoved { seek: id });
         }
         Some(s)
     }
 
     /// Puts a seek back (its game could not be created).
     pub fn restore_seek(&self, seek: Seek) {
-        let j = seek.json();
-        let public = seek.public;
-        self.seeks
-            .lock()
-            .expect("lock")
-            .insert(seek.id.clone(), seek);
-        if public {
-            self.lobby_send(json!({"v": 1, "t": "seek_added", "seek": j}));
-        }
+        self.insert_seek(self.seeks.lock().expect("lock"), seek);
     }
 }
 
@@ -807,4 +645,37 @@ fn ended_summary(row: &GameRow) -> Option<Value> {
                 "clock": parse(&row.clock), "players": p, "status": "ended", "public": true,
                 "result": row.result.as_deref().map_or(Value::Null, parse)}),
     )
+}
+
+impl Host for App {
+    fn lobby_game(&self, id: &str, summary: Option<Value>) {
+        App::lobby_game(self, id, summary);
+    }
+    fn game_ended(&self, summary: Value) {
+        App::game_ended(self, summary);
+    }
+    fn bot_game_over(&self, game: &str, players: &[Player; 2]) {
+        App::bot_game_over(self, game, players);
+    }
+    fn game_stopped(&self, id: &str) {
+        App::game_stopped(self, id);
+    }
+    fn create_game(
+        &self,
+        spec: NewGame,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<String>> + Send>> {
+        let app = self.me.upgrade();
+        Box::pin(async move {
+            match app {
+                Some(app) => app.create_game(spec).await,
+                None => Err(Error::Unavailable),
+            }
+        })
+    }
+    fn seat_token(&self, game: &str, seat: Seat) -> String {
+        App::seat_token(self, game, seat)
+    }
+    fn limited(&self, why: String) -> Error {
+        App::limited(self, why)
+    }
 }

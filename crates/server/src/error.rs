@@ -9,9 +9,16 @@ use axum::response::{IntoResponse, Response};
 /// A refused request changes nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The request is malformed: bad JSON, a missing or wrong field, a bad option.
+    /// The request is malformed: bad JSON, a missing or wrong field.
     #[error("{0}")]
     BadRequest(String),
+    /// The engine refused the game's options or a setup (the engine's sentence, naming
+    /// the option, square or piece; never a hidden one).
+    #[error("{0}")]
+    Game(#[from] salpakan_engine::StartError),
+    /// The engine refused a move: it does not parse, is illegal, or the game is over.
+    #[error("{0}")]
+    Move(#[from] salpakan_engine::PlayError),
     /// No game with that id.
     #[error("there is no game {0:?}")]
     UnknownGame(String),
@@ -56,11 +63,11 @@ impl Error {
     #[must_use]
     pub fn status(&self) -> StatusCode {
         match self {
-            Error::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Error::BadRequest(_) | Error::Game(_) => StatusCode::BAD_REQUEST,
             Error::UnknownGame(_) | Error::UnknownSeek(_) => StatusCode::NOT_FOUND,
             Error::Unauthorized => StatusCode::UNAUTHORIZED,
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
-            Error::Rejected(_) => StatusCode::CONFLICT,
+            Error::Rejected(_) | Error::Move(_) => StatusCode::CONFLICT,
             Error::RateLimited(_) | Error::Limit(_) => StatusCode::TOO_MANY_REQUESTS,
             Error::TooLarge(..) => StatusCode::PAYLOAD_TOO_LARGE,
             Error::Storage(_) | Error::Start(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -68,15 +75,11 @@ impl Error {
         }
     }
 
-    /// The error as a versioned JSON message: `{"v":1,"t":"error","error":"..."}`, with the
+    /// The error as a WebSocket frame: `{"v":1,"t":"error","error":"..."}`, with the
     /// request's `id` when it had one.
     #[must_use]
-    pub fn to_json(&self, id: Option<&serde_json::Value>) -> serde_json::Value {
-        let mut m = serde_json::json!({"v": 1, "t": "error", "error": self.to_string()});
-        if let Some(id) = id {
-            m["id"] = id.clone();
-        }
-        m
+    pub(crate) fn frame(&self, id: Option<&serde_json::Value>) -> std::sync::Arc<str> {
+        crate::protocol::error_frame(self, id)
     }
 }
 
@@ -85,7 +88,15 @@ impl IntoResponse for Error {
         if let Error::Storage(detail) = &self {
             tracing::error!(%detail, "storage failure");
         }
-        (self.status(), axum::Json(self.to_json(None))).into_response()
+        (
+            self.status(),
+            [(
+                axum::http::header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("application/json"),
+            )],
+            self.frame(None).to_string(),
+        )
+            .into_response()
     }
 }
 

@@ -8,17 +8,17 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use salpakan_engine::{Copy, GameKind, Seat, wire};
+use salpakan_engine::{Copy, GameKind, Seat, StartError, wire};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
-use crate::app::{App, NewGame, Seek};
+use crate::app::{App, Seek};
 use crate::bots::Bot;
 use crate::clock::TimeControl;
 use crate::error::{Error, Result};
-use crate::game::{Cmd, Player, random_u64};
+use crate::game::{Cmd, NewGame, Player, random_u64};
 use crate::identity::{User, random_hex};
 
 fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T> {
@@ -106,10 +106,8 @@ pub async fn sign_out(State(app): State<Arc<App>>, headers: HeaderMap) -> Result
 
 /// `GET /api/lobby`: open seeks, games in progress, bots.
 pub async fn lobby(State(app): State<Arc<App>>) -> Json<Value> {
-    let mut l = app.lobby();
-    l["v"] = 1.into();
-    l["bots"] = json!(Bot::names());
-    Json(l)
+    let l = app.lobby();
+    Json(json!({"seeks": l.seeks, "games": l.games, "v": 1, "bots": Bot::names()}))
 }
 
 /// `GET /api/bots`: the built-in bots.
@@ -140,9 +138,8 @@ struct Checked {
 
 fn check_game(req: &GameReq) -> Result<Checked> {
     let kind: GameKind = req.game.parse().map_err(Error::BadRequest)?;
-    let options =
-        wire::spec_from_json(kind, &req.options).map_err(|e| Error::BadRequest(e.to_string()))?;
-    let options = wire::options_json(&options);
+    let spec = wire::spec_from_json(kind, &req.options).map_err(StartError::from)?;
+    let options = wire::options_json(&spec);
     if let Some(c) = &req.clock {
         c.check().map_err(Error::BadRequest)?;
     }
@@ -352,7 +349,7 @@ pub async fn games(
 ) -> Result<Json<Value>> {
     let games = match q.status.as_deref() {
         Some("ended") => Value::Array(app.recent_ended()),
-        None | Some("playing" | "live") => app.lobby()["games"].take(),
+        None | Some("playing" | "live") => Value::Array(app.lobby().games),
         Some(s) => {
             return Err(Error::BadRequest(format!(
                 "unknown status {:?}; use ended or leave it out",
@@ -384,8 +381,7 @@ pub async fn setup(Query(q): Query<SetupQuery>) -> Result<Json<Value>> {
         Some(t) => serde_json::from_str(t)
             .map_err(|e| Error::BadRequest(format!("\"options\" is a JSON object: {e}")))?,
     };
-    let spec =
-        wire::spec_from_json(kind, &options).map_err(|e| Error::BadRequest(e.to_string()))?;
+    let spec = wire::spec_from_json(kind, &options).map_err(StartError::from)?;
     let seat = kind.parse_seat(&q.seat).ok_or_else(|| {
         Error::BadRequest(format!(
             "unknown seat {:?}; choose {} or {}",
@@ -400,10 +396,7 @@ pub async fn setup(Query(q): Query<SetupQuery>) -> Result<Json<Value>> {
         )));
     }
     let setup = match q.bot.as_deref() {
-        None | Some("" | "random") => spec
-            .random_setup(seat, random_u64())
-            .map(|s| wire::setup_json(&s))
-            .map_err(|e| Error::BadRequest(e.to_string()))?,
+        None | Some("" | "random") => wire::setup_json(&spec.random_setup(seat, random_u64())?),
         Some(b) => {
             let bot = Bot::parse(b)?;
             tokio::task::spawn_blocking(move || bot.choose_setup(&spec, seat, random_u64()))

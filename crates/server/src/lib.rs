@@ -26,16 +26,19 @@
 pub(crate) mod app;
 pub(crate) mod bots;
 pub(crate) mod clock;
+mod config;
 mod error;
 pub(crate) mod game;
 mod http;
 pub(crate) mod identity;
 mod net;
+mod protocol;
 pub(crate) mod store;
 mod ws;
 
-pub use app::{App, Config, Metrics};
+pub use app::{App, LobbyView};
 pub use clock::{ManualTime, SystemTime, TimeControl, TimeSource};
+pub use config::{Config, Metrics};
 pub use error::{Error, Result};
 pub use store::stored_moves;
 
@@ -208,7 +211,7 @@ pub fn serve_blocking(addr: SocketAddr, db: &Path, config: Config) -> Result<()>
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| Error::BadRequest(e.to_string()))?;
+        .map_err(|e| Error::Start(format!("cannot start the async runtime: {e}")))?;
     rt.block_on(async {
         let server = Server::start(addr, db, config).await?;
         say(&format!(

@@ -13,13 +13,14 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use salpakan_engine::{Seat, Viewer};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::{Notify, mpsc, oneshot};
 
 use crate::app::App;
 use crate::error::{Error, Result};
-use crate::game::{Act, Cmd, Outbox, SetupChoice};
+use crate::game::{Act, Cmd, Outbox};
 use crate::identity::User;
+use crate::protocol::{self, JoinedAs, Request, ServerMsg, request_id};
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
@@ -43,17 +44,6 @@ pub async fn upgrade(
             connection(app, s).await;
             drop(place);
         })
-}
-
-/// The `id` of a message, read without building the rest of it (for errors about the
-/// message as a whole: too large, too many).
-fn request_id(text: &str) -> Option<Value> {
-    #[derive(serde::Deserialize)]
-    struct IdOnly {
-        #[serde(default)]
-        id: Option<Value>,
-    }
-    serde_json::from_str::<IdOnly>(text).ok()?.id
 }
 
 /// Whether a read error is a frame or message over the size limit.
@@ -238,29 +228,15 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
             );
             continue;
         }
-        let v: Value = match serde_json::from_str(text.as_str()) {
-            Ok(v @ Value::Object(_)) => v,
-            Ok(_) => {
-                c.error(
-                    &Error::BadRequest("a message is a JSON object".into()),
-                    None,
-                );
-                continue;
-            }
-            Err(e) => {
-                c.error(&Error::BadRequest(format!("bad JSON: {e}")), None);
-                continue;
-            }
-        };
-        let id = v.get("id").cloned();
-        match c.handle(&v).await {
-            Ok(Some(mut reply)) => {
-                if let Some(id) = id {
-                    reply["id"] = id;
+        let (id, request) = protocol::parse_request(text.as_str());
+        match request {
+            Ok(r) => match c.handle(r, id.as_ref()).await {
+                Ok(Some(reply)) => {
+                    c.out.send(reply);
                 }
-                c.out.send(reply.to_string().into());
-            }
-            Ok(None) => {}
+                Ok(None) => {}
+                Err(e) => c.error(&e, id.as_ref()),
+            },
             Err(e) => c.error(&e, id.as_ref()),
         }
     }
@@ -280,18 +256,9 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
     }
 }
 
-fn field<'a>(v: &'a Value, name: &str) -> Result<&'a str> {
-    v.get(name)
-        .and_then(Value::as_str)
-        .ok_or_else(|| Error::BadRequest(format!("this message needs \"{name}\" (a string)")))
-}
-
-const TYPES: &str = "hello, lobby, unlobby, join, leave, setup, move, resign, draw_offer, \
-draw_accept, draw_decline, rematch, chat, claim, ping";
-
 impl Conn {
     fn error(&self, e: &Error, id: Option<&Value>) {
-        self.out.send(e.to_json(id).to_string().into());
+        self.out.send(e.frame(id));
     }
 
     /// Drops what this connection follows: its user's notifications and every game joined.
@@ -305,183 +272,170 @@ impl Conn {
         }
     }
 
-    async fn handle(&mut self, v: &Value) -> Result<Option<Value>> {
-        if v.get("v").and_then(Value::as_u64) != Some(1) {
-            return Err(Error::BadRequest(
-                "unsupported or missing protocol version: send \"v\":1".into(),
-            ));
-        }
-        let t = field(v, "t")?;
-        match t {
-            "ping" => Ok(Some(json!({"v": 1, "t": "pong"}))),
-            "hello" => {
-                let u = self
-                    .app
-                    .identity
-                    .authenticate(field(v, "token")?)
-                    .ok_or(Error::Unauthorized)?;
-                if self.user.as_ref() != Some(&u) {
-                    // A new identity on this connection: nothing of the previous one stays
-                    // (its notifications, its seats).
-                    self.reset().await;
-                    self.app.subscribe_user(&u.id, self.out.clone());
-                }
-                self.app.seen(&u.id);
-                let r = json!({"v": 1, "t": "welcome", "user": u.id, "name": u.name});
-                self.user = Some(u);
-                Ok(Some(r))
+    /// Acts on one request; its answer (if any) as a frame, with the request's `id`.
+    async fn handle(&mut self, r: Request, id: Option<&Value>) -> Result<Option<Arc<str>>> {
+        let frame = |m: &ServerMsg<'_>| Ok(Some(protocol::frame(m, id)));
+        match r {
+            Request::Ping => frame(&ServerMsg::Pong),
+            Request::Hello { token } => {
+                let u = self.hello(&token).await?;
+                frame(&ServerMsg::Welcome {
+                    user: &u.id,
+                    name: &u.name,
+                })
             }
-            "lobby" => {
+            Request::Lobby => {
+                // Updates are followed before the snapshot is taken: none falls between.
                 if self.lobby.is_none() {
-                    let mut rx = self.app.lobby_updates();
-                    let snapshot = self.app.lobby();
-                    let out = self.out.clone();
-                    let app = self.app.clone();
-                    self.lobby = Some(tokio::spawn(async move {
-                        loop {
-                            match rx.recv().await {
-                                Ok(f) => {
-                                    if !out.send(f) {
-                                        break;
-                                    }
-                                }
-                                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                                    let mut l = app.lobby();
-                                    l["v"] = 1.into();
-                                    l["t"] = "lobby".into();
-                                    if !out.send(l.to_string().into()) {
-                                        break;
-                                    }
-                                }
-                                Err(_) => break,
-                            }
-                        }
-                    }));
-                    let mut l = snapshot;
-                    l["v"] = 1.into();
-                    l["t"] = "lobby".into();
-                    return Ok(Some(l));
+                    self.follow_lobby();
                 }
-                let mut l = self.app.lobby();
-                l["v"] = 1.into();
-                l["t"] = "lobby".into();
-                Ok(Some(l))
+                let l = self.app.lobby();
+                frame(&ServerMsg::Lobby {
+                    seeks: &l.seeks,
+                    games: &l.games,
+                })
             }
-            "unlobby" => {
+            Request::Unlobby => {
                 if let Some(l) = self.lobby.take() {
                     l.abort();
                 }
-                Ok(Some(json!({"v": 1, "t": "ack"})))
-            }
-            "join" => {
-                let game = field(v, "game")?.to_string();
-                let viewer = match v.get("seat_token") {
-                    None | Some(Value::Null) => Viewer::Spectator,
-                    Some(t) => {
-                        let t = t.as_str().ok_or_else(|| {
-                            Error::BadRequest("\"seat_token\" is a string".into())
-                        })?;
-                        let tx = self.app.game(&game).await?;
-                        drop(tx);
-                        Viewer::Player(self.app.check_seat_token(&game, t).ok_or_else(|| {
-                            Error::Forbidden(format!(
-                                "that seat token is not valid for game {game}; join without one to watch"
-                            ))
-                        })?)
-                    }
-                };
-                let since = match v.get("since") {
-                    None | Some(Value::Null) => None,
-                    Some(n) => Some(n.as_u64().ok_or_else(|| {
-                        Error::BadRequest(
-                            "\"since\" is the last version seen, a whole number".into(),
-                        )
-                    })?),
-                };
-                if self.joined.len() >= 64 && !self.joined.contains_key(&game) {
-                    return Err(Error::Rejected(
-                        "one connection may follow at most 64 games".into(),
-                    ));
-                }
-                let tx = self.app.game(&game).await?;
-                if let Some((old, _)) = self.joined.remove(&game) {
-                    let _ = old.send(Cmd::Leave { conn: self.id }).await;
-                }
-                let as_ = match viewer {
-                    Viewer::Player(s) => json!(s.index()),
-                    _ => json!("spectator"),
-                };
-                // The answer goes out before the game's first frame.
-                let mut r = json!({"v": 1, "t": "joined", "game": game, "as": as_});
-                if let Some(id) = v.get("id") {
-                    r["id"] = id.clone();
-                }
-                self.out.send(r.to_string().into());
-                tx.send(Cmd::Join {
-                    viewer,
-                    conn: self.id,
-                    out: self.out.clone(),
-                    since,
+                frame(&ServerMsg::Ack {
+                    game: None,
+                    ver: None,
                 })
-                .await
-                .map_err(|_| Error::Unavailable)?;
-                self.joined.insert(game, (tx, viewer));
+            }
+            Request::Join {
+                game,
+                seat_token,
+                since,
+            } => {
+                self.join(game, seat_token, since, id).await?;
                 Ok(None)
             }
-            "leave" => {
-                let game = field(v, "game")?;
-                if let Some((tx, _)) = self.joined.remove(game) {
+            Request::Leave { game } => {
+                if let Some((tx, _)) = self.joined.remove(&game) {
                     let _ = tx.send(Cmd::Leave { conn: self.id }).await;
                 }
-                Ok(Some(json!({"v": 1, "t": "ack", "game": game})))
-            }
-            "setup" | "move" | "resign" | "draw_offer" | "draw_accept" | "draw_decline"
-            | "rematch" | "chat" | "claim" => {
-                let game = field(v, "game")?;
-                let act = match t {
-                    "setup" => Act::Setup(if let Some(s) = v.get("setup") {
-                        if !s.is_object() {
-                            return Err(Error::BadRequest(
-                                "\"setup\" is an object of square → piece code".into(),
-                            ));
-                        }
-                        SetupChoice::Given(s.clone())
-                    } else if let Some(b) = v.get("bot").and_then(Value::as_str) {
-                        SetupChoice::Bot(b.to_string())
-                    } else if v.get("random") == Some(&Value::Bool(true)) {
-                        SetupChoice::Random
-                    } else {
-                        return Err(Error::BadRequest(
-                            "send \"setup\":{square: piece}, \"random\":true or \"bot\":\"<name>\""
-                                .into(),
-                        ));
-                    }),
-                    "move" => Act::Move(field(v, "move")?.to_string()),
-                    "resign" => Act::Resign,
-                    "draw_offer" => Act::DrawOffer,
-                    "draw_accept" => Act::DrawAccept,
-                    "draw_decline" => Act::DrawDecline,
-                    "rematch" => Act::Rematch,
-                    "chat" => Act::Chat(field(v, "text")?.to_string()),
-                    _ => Act::Claim,
-                };
-                let (tx, seat) = self.seat_in(game)?;
-                let (rtx, rrx) = oneshot::channel();
-                tx.send(Cmd::Act {
-                    seat,
-                    act,
-                    reply: Some(rtx),
+                frame(&ServerMsg::Ack {
+                    game: Some(&game),
+                    ver: None,
                 })
-                .await
-                .map_err(|_| Error::Unavailable)?;
-                let ver = rrx.await.map_err(|_| Error::Unavailable)??;
-                Ok(Some(json!({"v": 1, "t": "ack", "game": game, "ver": ver})))
             }
-            _ => Err(Error::BadRequest(format!(
-                "unknown message type {:?}; known: {TYPES}",
-                t.chars().take(32).collect::<String>()
-            ))),
+            Request::Act { game, act } => {
+                let ver = self.act(&game, act).await?;
+                frame(&ServerMsg::Ack {
+                    game: Some(&game),
+                    ver: Some(ver),
+                })
+            }
         }
+    }
+
+    /// `hello`: this connection speaks for the guest of `token` from now on.
+    async fn hello(&mut self, token: &str) -> Result<User> {
+        let u = self
+            .app
+            .identity
+            .authenticate(token)
+            .ok_or(Error::Unauthorized)?;
+        if self.user.as_ref() != Some(&u) {
+            // A new identity on this connection: nothing of the previous one stays (its
+            // notifications, its seats).
+            self.reset().await;
+            self.app.subscribe_user(&u.id, self.out.clone());
+        }
+        self.app.seen(&u.id);
+        self.user = Some(u.clone());
+        Ok(u)
+    }
+
+    /// Starts forwarding lobby updates to this connection (a fresh snapshot when it lags).
+    fn follow_lobby(&mut self) {
+        let mut rx = self.app.lobby_updates();
+        let out = self.out.clone();
+        let app = self.app.clone();
+        self.lobby = Some(tokio::spawn(async move {
+            loop {
+                let f = match rx.recv().await {
+                    Ok(f) => f,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        let l = app.lobby();
+                        protocol::frame(
+                            &ServerMsg::Lobby {
+                                seeks: &l.seeks,
+                                games: &l.games,
+                            },
+                            None,
+                        )
+                    }
+                    Err(_) => break,
+                };
+                if !out.send(f) {
+                    break;
+                }
+            }
+        }));
+    }
+
+    /// `join`: follows `game` as the seat of `seat_token`, or as a spectator. The `joined`
+    /// answer goes out before the game's first frame.
+    async fn join(
+        &mut self,
+        game: String,
+        seat_token: Option<String>,
+        since: Option<u64>,
+        id: Option<&Value>,
+    ) -> Result<()> {
+        let viewer = match seat_token {
+            None => Viewer::Spectator,
+            Some(t) => {
+                drop(self.app.game(&game).await?);
+                Viewer::Player(self.app.check_seat_token(&game, &t).ok_or_else(|| {
+                    Error::Forbidden(format!(
+                        "that seat token is not valid for game {game}; join without one to watch"
+                    ))
+                })?)
+            }
+        };
+        if self.joined.len() >= 64 && !self.joined.contains_key(&game) {
+            return Err(Error::Rejected(
+                "one connection may follow at most 64 games".into(),
+            ));
+        }
+        let tx = self.app.game(&game).await?;
+        if let Some((old, _)) = self.joined.remove(&game) {
+            let _ = old.send(Cmd::Leave { conn: self.id }).await;
+        }
+        let as_ = match viewer {
+            Viewer::Player(s) => JoinedAs::Seat(s.index()),
+            _ => JoinedAs::Spectator("spectator"),
+        };
+        self.out
+            .send(protocol::frame(&ServerMsg::Joined { game: &game, as_ }, id));
+        tx.send(Cmd::Join {
+            viewer,
+            conn: self.id,
+            out: self.out.clone(),
+            since,
+        })
+        .await
+        .map_err(|_| Error::Unavailable)?;
+        self.joined.insert(game, (tx, viewer));
+        Ok(())
+    }
+
+    /// A seat's action: sent to the game, answered with the version of its last event.
+    async fn act(&self, game: &str, act: Act) -> Result<u64> {
+        let (tx, seat) = self.seat_in(game)?;
+        let (rtx, rrx) = oneshot::channel();
+        tx.send(Cmd::Act {
+            seat,
+            act,
+            reply: Some(rtx),
+        })
+        .await
+        .map_err(|_| Error::Unavailable)?;
+        rrx.await.map_err(|_| Error::Unavailable)?
     }
 
     fn seat_in(&self, game: &str) -> Result<(mpsc::Sender<Cmd>, Seat)> {

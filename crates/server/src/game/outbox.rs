@@ -1,0 +1,338 @@
+//! A game's frames: who follows it, what each recipient is sent (built once per view and
+//! shared as `Arc<str>` by every recipient of that view), catch-up after `since`, `sync`,
+//! `legal` and `presence`.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use salpakan_engine::{Copy, Seat, Viewer};
+use serde_json::{Value, json};
+use tokio::sync::{Notify, mpsc};
+
+use super::{Game, Phase, recipient, reveals_at_end, viewer_of};
+use crate::protocol::{self, ServerMsg};
+
+/// Where a connection receives its frames. Frames that do not fit (too many frames, or
+/// more than [`Outbox::max_bytes`] bytes queued) mark the connection as too slow, and it is
+/// closed.
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    /// Frames (JSON text).
+    pub tx: mpsc::Sender<Arc<str>>,
+    /// Told when the connection must close (too slow).
+    pub kill: Arc<Notify>,
+    /// Bytes queued and not yet written (the writer takes off what it writes).
+    pub queued: Arc<AtomicUsize>,
+    /// The most bytes that may be queued.
+    pub max_bytes: usize,
+}
+
+impl Outbox {
+    /// Queues a frame; false when the connection is gone or too slow.
+    pub fn send(&self, frame: Arc<str>) -> bool {
+        let n = frame.len();
+        if self.queued.fetch_add(n, Ordering::Relaxed) + n > self.max_bytes {
+            self.queued.fetch_sub(n, Ordering::Relaxed);
+            self.kill.notify_one();
+            return false;
+        }
+        match self.tx.try_send(frame) {
+            Ok(()) => true,
+            Err(e) => {
+                self.queued.fetch_sub(n, Ordering::Relaxed);
+                if matches!(e, mpsc::error::TrySendError::Full(_)) {
+                    self.kill.notify_one();
+                }
+                false
+            }
+        }
+    }
+
+    /// Whether this is the same connection's outbox.
+    #[must_use]
+    pub fn same(&self, other: &Outbox) -> bool {
+        self.tx.same_channel(&other.tx)
+    }
+}
+
+/// A connection following a game.
+pub(super) struct Sub {
+    /// As whom.
+    pub(super) viewer: Viewer,
+    /// Its outbox.
+    pub(super) out: Outbox,
+}
+
+impl Game {
+    /// The frame of event `ver` for recipient `r` (`ver` must be kept in `log`).
+    pub(super) fn frame(&self, ver: u64, r: usize) -> Arc<str> {
+        self.log[usize::try_from(ver - 1 - self.base).expect("small")][r].clone()
+    }
+
+    /// Whether a spectator is watching.
+    pub(super) fn watched(&self) -> bool {
+        self.subs.values().any(|s| recipient(s.viewer) == 2)
+    }
+
+    /// Keeps the frames of one event (one per recipient, from each recipient's view as
+    /// JSON text; empty for a recipient nobody follows now).
+    pub(super) fn log_event(&mut self, ver: u64, views: [String; 3]) {
+        let id = &self.id_json;
+        self.log.push_back(views.map(|e| {
+            if e.is_empty() {
+                Arc::from("")
+            } else {
+                protocol::event_frame(id, ver, &e)
+            }
+        }));
+        if self.log.len() > super::KEEP_EVENTS {
+            self.log.pop_front();
+            self.base += 1;
+        }
+    }
+
+    /// Sends the events after version `first` to every follower (each frame shared by all
+    /// recipients of its view), then the seat to move its legal moves.
+    pub(super) fn fan_out(&mut self, first: u64) {
+        let last = self.ver();
+        for ver in first + 1..=last {
+            for r in 0..3 {
+                let f = self.frame(ver, r);
+                if f.is_empty() {
+                    continue;
+                }
+                for sub in self.subs.values() {
+                    if recipient(sub.viewer) == r {
+                        sub.out.send(f.clone());
+                    }
+                }
+            }
+        }
+        self.subs.retain(|_, s| !s.out.tx.is_closed());
+        if let Some(s) = self.to_move() {
+            for sub in self.subs.values() {
+                if sub.viewer == Viewer::Player(s) {
+                    self.send_legal_to(&sub.out, s);
+                }
+            }
+        }
+    }
+
+    /// The seat to move while the game is being played.
+    pub(super) fn to_move(&self) -> Option<Seat> {
+        match &self.phase {
+            Phase::Playing { m, .. } => m.to_move(),
+            _ => None,
+        }
+    }
+
+    /// A connection follows the game: the events it missed after `since` when they are
+    /// kept, else a `sync`; a seat to move also gets its legal moves.
+    pub(super) fn join(&mut self, viewer: Viewer, conn: u64, out: Outbox, since: Option<u64>) {
+        let r = recipient(viewer);
+        let ver = self.ver();
+        let kept = |n: u64| {
+            n >= self.base
+                && n <= ver
+                && self
+                    .log
+                    .range(usize::try_from(n - self.base).unwrap_or(usize::MAX)..)
+                    .all(|f| !f[r].is_empty())
+        };
+        match since {
+            Some(n) if kept(n) => {
+                for v in n..ver {
+                    out.send(self.frame(v + 1, r));
+                }
+            }
+            _ => {
+                out.send(self.sync_frame(r));
+            }
+        }
+        if let Viewer::Player(s) = viewer {
+            self.send_legal_to(&out, s);
+        }
+        if self.subs.insert(conn, Sub { viewer, out }).is_none() {
+            if let Viewer::Player(s) = viewer {
+                self.online[s.index()] += 1;
+                if self.online[s.index()] == 1 {
+                    self.away_since[s.index()] = None;
+                    self.presence(s, true);
+                }
+            }
+        }
+    }
+
+    /// A connection stops following the game.
+    pub(super) fn leave(&mut self, conn: u64) {
+        if let Some(sub) = self.subs.remove(&conn) {
+            if let Viewer::Player(s) = sub.viewer {
+                self.online[s.index()] -= 1;
+                if self.online[s.index()] == 0 {
+                    self.away_since[s.index()] = Some(self.env.now());
+                    self.presence(s, false);
+                }
+            }
+        }
+        if self.subs.is_empty() {
+            self.idle_since = self.env.now();
+        }
+    }
+
+    /// Tells every follower that seat `s` connected or left. A follower whose queue is
+    /// full is dropped here as everywhere, but the others all get the frame.
+    fn presence(&mut self, s: Seat, online: bool) {
+        let f = protocol::frame(
+            &ServerMsg::Presence {
+                game: &self.id,
+                seat: self.name(s),
+                online,
+            },
+            None,
+        );
+        self.subs.retain(|_, sub| sub.out.send(f.clone()));
+    }
+
+    /// Tells every follower that the last action could not be stored.
+    pub(super) fn send_storage_notice(&mut self) {
+        let notice = protocol::frame(
+            &ServerMsg::Notice {
+                game: &self.id,
+                notice: "storage",
+                text: "the server could not store the last action and is reloading this game; play on in a moment",
+            },
+            None,
+        );
+        self.subs.retain(|_, s| s.out.send(notice.clone()));
+    }
+
+    /// Sends every follower a fresh `sync` (and the seat to move its legal moves).
+    pub(super) fn send_syncs(&self) {
+        for sub in self.subs.values() {
+            sub.out.send(self.sync_frame(recipient(sub.viewer)));
+            if let Viewer::Player(s) = sub.viewer {
+                self.send_legal_to(&sub.out, s);
+            }
+        }
+    }
+
+    /// The result as clients see it, `null` until the end.
+    pub(super) fn result_json(&self) -> Value {
+        self.phase.result().map_or(
+            Value::Null,
+            |o| json!({"winner": o.winner.map(|s| self.name(s)), "reason": o.reason}),
+        )
+    }
+
+    /// The players as clients see them: `{"<seat>":{"name":..,"bot":..},..}`.
+    fn players_json(&self) -> Value {
+        let mut players = serde_json::Map::new();
+        for s in Seat::BOTH {
+            let p = &self.players[s.index()];
+            players.insert(self.name(s).into(), json!({"name": p.name, "bot": p.bot}));
+        }
+        Value::Object(players)
+    }
+
+    /// Everything that was hidden, for after the end: both armies or the deal, the salts,
+    /// the seed, and the arbiter's observation. Nothing for a game played with
+    /// `reveal_at_end=false`.
+    pub(super) fn reveal(&self) -> Value {
+        if self.phase.result().is_none() || !reveals_at_end(&self.options) {
+            return Value::Null;
+        }
+        let Some(m) = self.phase.m() else {
+            let mut s = serde_json::Map::new();
+            for seat in Seat::BOTH {
+                s.insert(
+                    self.name(seat).into(),
+                    self.setups[seat.index()].clone().unwrap_or(Value::Null),
+                );
+            }
+            return json!({"setups": s});
+        };
+        let rec = m.record(Copy::Full);
+        let mut parts = serde_json::Map::new();
+        let mut salts = serde_json::Map::new();
+        for (name, _) in m.commitment_list() {
+            if let Some(t) = rec.tag(&name) {
+                parts.insert(name.clone(), salpakan_engine::wire::placements_json(t));
+            }
+            if let Some(t) = rec.tag(&format!("{name}Salt")) {
+                salts.insert(name.clone(), Value::String(t.to_string()));
+            }
+        }
+        json!({"parts": parts, "salts": salts, "seed": self.seed.to_string(),
+               "observation": m.observe_json(Viewer::Arbiter)})
+    }
+
+    /// The full current view for recipient `r`.
+    pub(super) fn sync_frame(&self, r: usize) -> Arc<str> {
+        let viewer = viewer_of(r);
+        let kind = self.kind;
+        let now = self.env.now();
+        let mut setups = serde_json::Map::new();
+        for s in Seat::BOTH {
+            setups.insert(self.name(s).into(), self.setups[s.index()].is_some().into());
+        }
+        let (rematch_offer, rematch) = self.phase.rematch();
+        let mut st = json!({
+            "game": self.id, "kind": kind.name(), "options": self.options, "public": self.public,
+            "players": self.players_json(), "clock": self.clocks.control,
+            "seat": viewer.seat().map(|s| self.name(s)), "status": self.phase.name(),
+            "setups": setups, "clocks": self.clocks.json(kind, now),
+            "draw_offer": self.phase.draw_offer().map(|s| self.name(s)),
+            "rematch_offer": rematch_offer.map(|s| self.name(s)),
+            "rematch": rematch, "result": self.result_json(),
+        });
+        if let Some(s) = viewer.seat() {
+            st["your_setup"] = self.setups[s.index()].clone().unwrap_or(Value::Null);
+            st["chat"] = Value::Array(self.chat.iter().cloned().collect());
+        }
+        if let Some(m) = self.phase.m() {
+            let commitments: serde_json::Map<String, Value> = m
+                .commitment_list()
+                .into_iter()
+                .map(|(a, b)| (a, Value::String(b)))
+                .collect();
+            st["commitments"] = Value::Object(commitments);
+            st["to_move"] = json!(m.to_move().map(|s| kind.seat_name(s)));
+            st["observation"] = m.observe_json(viewer);
+            st["history"] = Value::Array(m.history_json(viewer));
+            if let Some(c) = m.seat_colours() {
+                st["colours"] =
+                    json!({kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1]});
+            }
+        }
+        if self.phase.result().is_some() {
+            st["reveal"] = self.reveal();
+        }
+        protocol::sync_frame(&self.id_json, self.ver(), &st)
+    }
+
+    /// Sends seat `s` its legal moves, when it is to move.
+    pub(super) fn send_legal_to(&self, out: &Outbox, s: Seat) {
+        if self.to_move() != Some(s) {
+            return;
+        }
+        out.send(protocol::legal_frame(
+            &self.id_json,
+            self.ver(),
+            &self.legal.1,
+        ));
+    }
+
+    /// Public facts for the lobby and the HTTP API.
+    pub(super) fn summary(&self) -> Value {
+        json!({"game": self.id, "kind": self.kind.name(), "options": self.options,
+               "clock": self.clocks.control, "players": self.players_json(),
+               "status": self.phase.name(), "public": self.public,
+               "ply": self.phase.m().map_or(0, |m| m.ply()), "ver": self.ver(),
+               "result": self.result_json(), "rematch": self.phase.rematch().1})
+    }
+
+    /// The lobby entry: the summary while public and not over.
+    pub(super) fn lobby_summary(&self) -> Option<Value> {
+        (self.public && self.phase.result().is_none()).then(|| self.summary())
+    }
+}

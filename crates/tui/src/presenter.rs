@@ -5,8 +5,7 @@
 //! given, so the screens never touch the arbiter's state.
 
 use salpakan_engine::banqi;
-use salpakan_engine::generals;
-use salpakan_engine::stratego;
+use salpakan_engine::layout::Ordered;
 use salpakan_engine::{GameKind, GameSpec, Seat};
 use serde_json::Value;
 
@@ -69,88 +68,50 @@ pub struct Presenter {
     areas: [Vec<Pos>; 2],
     army: Vec<String>,
     army_name: String,
+    title: &'static str,
+    names: Ordered<String>,
 }
 
 impl Presenter {
-    /// The presenter for a game with its validated options.
+    /// The presenter for a game with its validated options: the board, the setup areas,
+    /// the lakes and the army come from the engine's [`Layout`](salpakan_engine::Layout).
     #[must_use]
     pub fn new(spec: &GameSpec) -> Presenter {
-        let kind = spec.kind();
-        match spec {
-            GameSpec::Generals(o) => {
-                let area = |seat: Seat| -> Vec<Pos> {
-                    let ranks = match seat {
-                        Seat::First => 0..3,
-                        Seat::Second => generals::RANKS - 3..generals::RANKS,
-                    };
-                    ranks
-                        .flat_map(|r| (0..generals::FILES).map(move |f| (f, r)))
-                        .collect()
-                };
-                Presenter {
-                    kind,
-                    spec: spec.clone(),
-                    files: generals::FILES,
-                    ranks: generals::RANKS,
-                    lakes: Vec::new(),
-                    areas: [area(Seat::First), area(Seat::Second)],
-                    army: o
-                        .army
-                        .pieces()
-                        .iter()
-                        .map(|p| p.code().to_string())
-                        .collect(),
-                    army_name: option_text(spec, "army"),
-                }
-            }
-            GameSpec::Stratego(o) => {
-                let area = |seat: Seat| -> Vec<Pos> {
-                    let mask = o.setup_area.mask(seat);
-                    stratego::Square::all()
-                        .filter(|s| mask & (1u128 << s.index()) != 0)
-                        .map(|s| (s.file(), s.rank()))
-                        .collect()
-                };
-                Presenter {
-                    kind,
-                    spec: spec.clone(),
-                    files: stratego::FILES,
-                    ranks: stratego::RANKS,
-                    lakes: stratego::Square::all()
-                        .filter(|s| s.is_lake())
-                        .map(|s| (s.file(), s.rank()))
-                        .collect(),
-                    areas: [area(Seat::First), area(Seat::Second)],
-                    army: o
-                        .army
-                        .pieces()
-                        .iter()
-                        .map(|p| p.code().to_string())
-                        .collect(),
-                    army_name: option_text(spec, "army"),
-                }
-            }
-            GameSpec::Banqi(_) => Presenter {
-                kind,
-                spec: spec.clone(),
-                files: banqi::FILES,
-                ranks: banqi::RANKS,
-                lakes: Vec::new(),
-                areas: [Vec::new(), Vec::new()],
-                army: Vec::new(),
-                army_name: String::new(),
+        let layout = spec.layout();
+        let pos = |name: &String| -> Pos {
+            salpakan_engine::square::parse(name, layout.files, layout.ranks)
+                .expect("a layout's squares are on its board")
+        };
+        Presenter {
+            kind: spec.kind(),
+            spec: spec.clone(),
+            files: layout.files,
+            ranks: layout.ranks,
+            lakes: layout.lakes.iter().map(pos).collect(),
+            areas: layout
+                .setup_areas
+                .each_ref()
+                .map(|area| area.iter().map(pos).collect()),
+            army: layout
+                .army
+                .0
+                .iter()
+                .flat_map(|(code, n)| std::iter::repeat_n(code.clone(), *n as usize))
+                .collect(),
+            army_name: if layout.has_setup {
+                option_text(spec, "army")
+            } else {
+                String::new()
             },
+            title: layout.title,
+            names: layout.names,
         }
     }
 
     /// The game's full name.
     #[must_use]
     pub fn title(&self) -> &'static str {
-        match self.kind {
-            GameKind::Generals => "Game of the Generals",
-            GameKind::Stratego => "Stratego",
-            GameKind::Banqi => "Banqi",
-        }
+        self.title
     }
 
     /// A seat's name with a capital (`White`, `Red`, `First`).
@@ -219,16 +180,9 @@ impl Presenter {
     /// `k` → `black General`); the code itself if unknown.
     #[must_use]
     pub fn piece_name(&self, code: &str) -> String {
-        match self.kind {
-            GameKind::Generals => generals::Piece::from_code(code)
-                .map_or_else(|| code.to_string(), |p| p.name().to_string()),
-            GameKind::Stratego => stratego::Piece::from_code(code)
-                .map_or_else(|| code.to_string(), |p| p.name().to_string()),
-            GameKind::Banqi => banqi::Piece::from_code_str(code).map_or_else(
-                || code.to_string(),
-                |p| format!("{} {}", p.color.name(), p.kind.name()),
-            ),
-        }
+        self.names
+            .get(code)
+            .map_or_else(|| code.to_string(), Clone::clone)
     }
 
     /// A piece's label on the board (at most 3 characters).

@@ -85,6 +85,8 @@ pub struct App {
     seen: Mutex<HashMap<String, u64>>,
     /// Each player's unfinished bot games.
     bot_games: Mutex<HashMap<String, std::collections::HashSet<String>>>,
+    /// The arbiter tables for physical boards.
+    pub(crate) tables: crate::table::Tables,
 }
 
 /// Random bytes in a game or seek id (96 bits: not guessable).
@@ -108,7 +110,7 @@ impl App {
     /// The store cannot be opened, or a stored game does not rebuild.
     pub fn start(db: &std::path::Path, config: Config) -> Result<Arc<App>> {
         config.check()?;
-        let (store, loaded) = Store::open(db)?;
+        let (store, mut loaded) = Store::open(db)?;
         let quota = governor::Quota::per_minute(
             std::num::NonZeroU32::new(config.guests_per_minute).expect("checked"),
         )
@@ -116,6 +118,7 @@ impl App {
         let identity =
             crate::identity::GuestIdentity::new(store.clone(), loaded.guests, config.time.now_ms());
         let (lobby_tx, _) = broadcast::channel(1024);
+        let tables = crate::table::Tables::restore(std::mem::take(&mut loaded.tables));
         let app = Arc::new_cyclic(|me| App {
             config: Arc::new(config),
             me: me.clone(),
@@ -135,6 +138,7 @@ impl App {
             guest_limit: governor::RateLimiter::keyed(quota),
             seen: Mutex::new(HashMap::new()),
             bot_games: Mutex::new(HashMap::new()),
+            tables,
         });
         for row in &loaded.finished {
             app.index_players(row);

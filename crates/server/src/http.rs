@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::game::{Cmd, NewGame, Player, random_u64};
 use crate::identity::{User, random_hex};
 
-fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T> {
+pub(crate) fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T> {
     let body: &[u8] = if body.is_empty() { b"{}" } else { body };
     serde_json::from_slice(body).map_err(|e| Error::BadRequest(format!("bad JSON body: {e}")))
 }
@@ -35,7 +35,7 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
         .map(str::trim)
 }
 
-fn user(app: &App, headers: &HeaderMap) -> Result<User> {
+pub(crate) fn user(app: &App, headers: &HeaderMap) -> Result<User> {
     let u = bearer(headers)
         .and_then(|t| app.identity.authenticate(t))
         .ok_or(Error::Unauthorized)?;
@@ -45,7 +45,7 @@ fn user(app: &App, headers: &HeaderMap) -> Result<User> {
 
 /// The client's address for per-address limits: the connection's peer, or behind a
 /// trusted reverse proxy the last `X-Forwarded-For` entry.
-fn client_ip(app: &App, peer: Option<SocketAddr>, headers: &HeaderMap) -> IpAddr {
+pub(crate) fn client_ip(app: &App, peer: Option<SocketAddr>, headers: &HeaderMap) -> IpAddr {
     let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |a| a.ip());
     if !app.config.trust_forwarded_for {
         return peer;

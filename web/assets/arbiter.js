@@ -34,7 +34,7 @@ export function arbiterScreen() {
   const A = T.arbiter;
   const name = h('input', { id: 'arb-name', name: 'name', autocomplete: 'nickname', maxlength: 24, required: true, value: load().name ?? '' });
   const game = h('select', { id: 'arb-game', name: 'game' },
-    h('option', { value: 'generals' }, T.games.generals.name), h('option', { value: 'stratego' }, T.games.stratego.name));
+    h('option', { value: 'generals' }, T.games.generals.title), h('option', { value: 'stratego' }, T.games.stratego.title));
   const mode = h('select', { id: 'arb-mode', name: 'mode' },
     h('option', { value: 'challenge' }, A.modeChallenge), h('option', { value: 'full' }, A.modeFull));
   const reveal = h('select', { id: 'arb-reveal', name: 'reveal' },
@@ -276,7 +276,7 @@ export function tableScreen(/** @type {string} */ id) {
     soundFor();
     const head = h('div', { class: 'arb-head' },
       h('h1', {}, A.title),
-      h('p', { class: 'muted' }, `${T.games[/** @type {'generals'|'stratego'} */ (view.kind)].name} · ${view.mode === 'full' ? A.modeFull : A.modeChallenge}`,
+      h('p', { class: 'muted' }, `${T.games[/** @type {'generals'|'stratego'} */ (view.kind)].title} · ${view.mode === 'full' ? A.modeFull : A.modeChallenge}`,
         view.players ? ` · ${seats.map((s) => `${seatName(s)}: ${view.players[s] ?? '…'}`).join(' · ')}` : ''));
     if (view.status === 'waiting') {
       replace(main, h('section', { class: 'arbiter' }, head,

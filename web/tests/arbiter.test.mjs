@@ -1,0 +1,159 @@
+// The arbiter at the table (/arbiter, issue 19) in Chromium against a real `salpakan serve`:
+// the challenge arbiter on two phones (two browser contexts) and on one passed phone, each
+// played to a captured Flag, checking every announcement and that no phone ever shows, or
+// receives, a rank the other side entered.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, newPage, assertNoSideScroll, PHONE390, shot } from './helpers.mjs';
+
+/** @type {{url: string, stop: () => Promise<void>}} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+/** @type {() => Promise<void>} */
+let closeBrowser;
+
+before(async () => {
+  server = await startServer();
+  const b = await launch();
+  browser = b.browser;
+  closeBrowser = b.close;
+});
+after(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+});
+
+/**
+ * A phone: a page that also records every answer of the table API (what the server told it).
+ * @returns {Promise<{page: import('playwright-core').Page, frames: string[], answers: any[], errors: string[]}>}
+ */
+async function phone() {
+  const p = await newPage(browser, PHONE390);
+  const answers = /** @type {any[]} */ ([]);
+  p.page.on('response', async (r) => {
+    if (!r.url().includes('/api/tables')) return;
+    try { answers.push(await r.json()); } catch { /* not JSON */ }
+  });
+  return { ...p, answers };
+}
+
+/** Everything the server told a phone before the end, with the public list of ranks left out. */
+function told(/** @type {any[]} */ answers) {
+  return answers.filter((a) => a.status !== 'ended').map((a) => JSON.stringify({ ...a, ranks: null })).join('\n');
+}
+
+/** The page's text outside the rank pad (whose buttons name every rank of the game). */
+async function shownText(/** @type {import('playwright-core').Page} */ page) {
+  return page.evaluate(() => {
+    const main = /** @type {HTMLElement} */ (document.getElementById('main')).cloneNode(true);
+    /** @type {HTMLElement} */ (main).querySelectorAll('.arb-ranks, .arb-tools').forEach((e) => e.remove());
+    return /** @type {HTMLElement} */ (main).innerText;
+  });
+}
+
+async function startTable(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ name, /** @type {{pass?: boolean, flag?: string}} */ o = {}) {
+  await page.goto(`${server.url}/arbiter`);
+  await page.getByLabel('Your name').fill(name);
+  if (o.flag) await page.getByLabel('A Flag on the far rank wins').selectOption(o.flag);
+  if (o.pass) await page.getByLabel('One phone for both players (pass it between you)').check();
+  await page.getByRole('button', { name: 'Start the table' }).click();
+}
+
+/** Enter this phone's piece: whether it attacked, and its rank's name. */
+async function enterPiece(/** @type {import('playwright-core').Page} */ page, /** @type {boolean} */ attacked, /** @type {string} */ rank) {
+  await page.getByRole('button', { name: attacked ? 'My piece attacked' : 'My piece was challenged' }).click();
+  await page.getByRole('button', { name: rank, exact: true }).click();
+}
+
+async function announced(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ text) {
+  await page.locator('#announce').getByText(text).waitFor();
+}
+
+test('two phones: the challenge arbiter rules each challenge, says only which piece leaves, and reveals the lists at the end', { timeout: 90000 }, async () => {
+  const a = await phone();
+  const b = await phone();
+  await startTable(a.page, 'Ana');
+  const code = (await a.page.locator('#room-code').innerText()).trim();
+  assert.match(code, /^[A-Z0-9]{6}$/);
+  await assertNoSideScroll(a.page, 'the room code');
+  await shot(a.page, 'arbiter-code-phone');
+
+  await b.page.goto(`${server.url}/arbiter`);
+  await b.page.getByLabel('Your name').fill('Ben');
+  await b.page.getByLabel('Room code').fill(code.toLowerCase());
+  await b.page.getByRole('button', { name: 'Join', exact: true }).click();
+  for (const p of [a.page, b.page]) await p.getByText('No challenge yet.', { exact: false }).waitFor();
+
+  // 1. White's Private challenges Black's Spy: the Spy leaves; no rank is said.
+  await enterPiece(a.page, true, 'Private');
+  await a.page.getByText('Entered. Waiting for the other player…').waitFor();
+  await b.page.getByText('The other player has entered their piece.').waitFor();
+  await shot(b.page, 'arbiter-entry-phone');
+  await enterPiece(b.page, false, 'Spy');
+  for (const p of [a.page, b.page]) await announced(p, 'Black’s challenged piece loses: take it off the board.');
+  await assertNoSideScroll(a.page, 'an announcement');
+  await shot(a.page, 'arbiter-ruling-phone');
+  assert.ok(!(await shownText(a.page)).includes('Spy'), 'White is never shown the Spy');
+  assert.ok(!(await shownText(b.page)).includes('Private'), 'Black is never shown the Private');
+
+  // 2. Black's Major challenges White's Major: both leave.
+  await enterPiece(b.page, true, 'Major');
+  await enterPiece(a.page, false, 'Major');
+  for (const p of [a.page, b.page]) await announced(p, 'Equal ranks: both pieces leave the board.');
+
+  // 3. White's Sergeant challenges Black's Flag: captured, White wins.
+  await enterPiece(a.page, true, 'Sergeant');
+  await enterPiece(b.page, false, 'Flag');
+  for (const p of [a.page, b.page]) {
+    await announced(p, 'White wins');
+    await announced(p, 'The Flag was captured.');
+    await p.getByText('3 challenges in all.').waitFor();
+    await p.getByText('Spy, Major, Flag').waitFor();
+  }
+  await a.page.getByText('Major', { exact: true }).first().waitFor();
+  await shot(a.page, 'arbiter-end-phone');
+
+  // Nothing Black entered reached White before the end, nor the other way round.
+  for (const [who, p, secrets] of /** @type {const} */ ([['White', a, ['SPY', 'FLG']], ['Black', b, ['PVT', 'SGT']]])) {
+    const text = told(p.answers);
+    for (const s of secrets) assert.ok(!text.includes(`"${s}"`), `${who} was told ${s}: ${text}`);
+    for (const f of p.frames) for (const s of secrets) assert.ok(!f.includes(`"${s}"`), `${who} got ${s} in a frame`);
+    assert.deepEqual(p.errors, []);
+  }
+  await a.context.close();
+  await b.context.close();
+});
+
+test('one passed phone: a blank screen between entries, the ruling for both, to a captured Flag', { timeout: 90000 }, async () => {
+  const c = await phone();
+  const page = c.page;
+  await startTable(page, 'Tess', { pass: true, flag: 'electronic' });
+  // Challenge 1: White's General of the Army challenges Black's General.
+  await page.getByText('Pass the phone to White').waitFor();
+  await shot(page, 'arbiter-pass-phone');
+  await page.getByRole('button', { name: 'I am White: enter my piece' }).click();
+  await enterPiece(page, true, 'General of the Army');
+  // At once the curtain: nothing of White's entry is on the screen for Black.
+  await page.getByText('Pass the phone to Black').waitFor();
+  assert.ok(!(await shownText(page)).includes('General of the Army'), 'the entry is hidden as soon as it is made');
+  await page.getByRole('button', { name: 'I am Black: enter my piece' }).click();
+  await page.getByText('The other player has entered their piece.').waitFor();
+  assert.ok(!(await shownText(page)).includes('General of the Army'));
+  await enterPiece(page, false, 'General');
+  await announced(page, 'Black’s challenged piece loses: take it off the board.');
+  await page.getByRole('button', { name: 'Next challenge' }).click();
+  // Challenge 2: Black's Private challenges White's Flag.
+  await page.getByText('Pass the phone to White').waitFor();
+  await page.getByRole('button', { name: 'I am White: enter my piece' }).click();
+  await enterPiece(page, false, 'Flag');
+  await page.getByText('Pass the phone to Black').waitFor();
+  assert.ok(!(await shownText(page)).includes('Flag'), 'White’s Flag is not on the screen');
+  await page.getByRole('button', { name: 'I am Black: enter my piece' }).click();
+  await enterPiece(page, true, 'Private');
+  await announced(page, 'Black wins');
+  await page.getByText('2 challenges in all.').waitFor();
+  await assertNoSideScroll(page, 'the end on a passed phone');
+  assert.deepEqual(c.errors, []);
+  await c.context.close();
+});

@@ -4,7 +4,7 @@
 // receives, a rank the other side entered.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoSideScroll, PHONE390, shot } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoSideScroll, PHONE390, shot, waitTurn, clickMove, lastObservation, assertFramesClean, parsed } from './helpers.mjs';
 
 /** @type {{url: string, stop: () => Promise<void>}} */
 let server;
@@ -156,4 +156,121 @@ test('one passed phone: a blank screen between entries, the ruling for both, to 
   await assertNoSideScroll(page, 'the end on a passed phone');
   assert.deepEqual(c.errors, []);
   await c.context.close();
+});
+
+/** Squares as [file, rank] numbers. */
+function xy(/** @type {string} */ sq) {
+  return [sq.charCodeAt(0) - 97, Number(sq.slice(1)) - 1];
+}
+function dist(/** @type {string} */ a, /** @type {string} */ b) {
+  const [ax, ay] = xy(a), [bx, by] = xy(b);
+  return Math.abs(ax - bx) + Math.abs(ay - by);
+}
+
+/** Where this seat's piece `code` stands in its latest observation. */
+function own(/** @type {string[]} */ frames, /** @type {string} */ game, /** @type {string} */ seat, /** @type {string} */ code) {
+  const obs = lastObservation(frames, game);
+  for (const [sq, e] of Object.entries(obs?.board ?? {})) if (/** @type {any} */ (e).owner === seat && /** @type {any} */ (e).piece === code) return sq;
+  return null;
+}
+
+/**
+ * A full-arbiter table between two phones for `game` with `options`: Ana creates it, Ben
+ * joins with the room code on the page; both open the board and set up at random.
+ */
+async function fullTable(/** @type {string} */ game, /** @type {Record<string,string>} */ options) {
+  const a = await phone();
+  const b = await phone();
+  await a.page.goto(`${server.url}/arbiter`);
+  // The table's options (a tiny army, for a short scripted game) through the API, as the page does.
+  const table = await a.page.evaluate(async ([g, o]) => {
+    const net = await import('/assets/net.js');
+    await net.ensureGuest('Ana');
+    return (await net.api('POST', '/api/tables', { game: g, options: o, mode: 'full' })).table;
+  }, /** @type {const} */ ([game, options]));
+  await a.page.goto(`${server.url}/arbiter/${table}`);
+  const code = (await a.page.locator('#room-code').innerText()).trim();
+  await b.page.goto(`${server.url}/arbiter`);
+  await b.page.getByLabel('Your name').fill('Ben');
+  await b.page.getByLabel('Room code').fill(code);
+  await b.page.getByRole('button', { name: 'Join', exact: true }).click();
+  const seats = game === 'generals' ? ['White', 'Black'] : ['Red', 'Blue'];
+  await b.page.getByRole('button', { name: `Open the board as ${seats[1]}` }).click();
+  await a.page.getByRole('button', { name: `Open the board as ${seats[0]}` }).click();
+  for (const p of [a.page, b.page]) {
+    await p.getByRole('heading', { name: 'Set up your army' }).waitFor();
+    await p.getByRole('button', { name: 'Random' }).click();
+    await p.getByRole('button', { name: 'Ready' }).click();
+  }
+  for (const p of [a.page, b.page]) await p.locator('.side-panel .status').waitFor();
+  const id = new URL(a.page.url()).pathname.split('/').pop() ?? '';
+  return { a, b, id };
+}
+
+/** Play greedily until the game ends: each side moves `piece` toward where `target(seat)` stands. */
+async function playOut(/** @type {any} */ t, /** @type {string[]} */ seatNames, /** @type {(seat: string) => {piece: string, target: string|null, avoid?: string|null}} */ plan) {
+  const turns = [{ ver: -1 }, { ver: -1 }];
+  for (let ply = 0; ply < 200; ply++) {
+    const i = ply % 2;
+    const p = i === 0 ? t.a : t.b;
+    const moves = await waitTurn(p.page, p.frames, t.id, turns[i]);
+    if (!moves) return;
+    const { piece, target, avoid } = plan(seatNames[i]);
+    const from = own(p.frames, t.id, seatNames[i], piece);
+    const mine = moves.filter((/** @type {string} */ m) => m.startsWith(`${from}-`) && m.split('-')[1] !== avoid);
+    const pool = mine.length ? mine : moves;
+    const best = [...pool].sort((x, y) => (target ? dist(x.split('-')[1], target) - dist(y.split('-')[1], target) : 0))[0];
+    await clickMove(p.page, best);
+  }
+  throw new Error('the scripted game did not end');
+}
+
+function endOf(/** @type {string[]} */ frames, /** @type {string} */ game) {
+  return parsed(frames).find((m) => m.game === game && m.t === 'event' && m.e?.type === 'end')?.e;
+}
+
+test('full arbiter, two phones, Game of the Generals (flag_rule=electronic): the arbiter keeps the position to a captured Flag', { timeout: 120000 }, async () => {
+  // Each side has only its Flag: they walk at each other and the first to step on the other captures it.
+  const t = await fullTable('generals', { army: 'FLG:1', flag_rule: 'electronic' });
+  const where = { white: () => own(t.a.frames, t.id, 'white', 'FLG'), black: () => own(t.b.frames, t.id, 'black', 'FLG') };
+  await playOut(t, ['white', 'black'], (seat) => ({ piece: 'FLG', target: seat === 'white' ? where.black() : where.white() }));
+  for (const p of [t.a, t.b]) {
+    await p.page.locator('.status.over').waitFor();
+    const end = endOf(p.frames, t.id);
+    assert.equal(end.result.reason, 'flag_captured');
+  }
+  assertFramesClean(t.a.frames, { game: t.id, kind: 'generals', viewer: 'white', secrets: [] });
+  assertFramesClean(t.b.frames, { game: t.id, kind: 'generals', viewer: 'black', secrets: [] });
+  await assertNoSideScroll(t.a.page, 'the full arbiter’s board');
+  await shot(t.a.page, 'arbiter-full-end-phone');
+  // The record is downloadable and replayable like any game's.
+  const rec = await (await fetch(`${server.url}/api/games/${t.id}/record`)).text();
+  assert.match(rec, /FlagCaptured|flag_captured/i);
+  assert.deepEqual([...t.a.errors, ...t.b.errors], []);
+  await t.a.context.close();
+  await t.b.context.close();
+});
+
+test('full arbiter, two phones, Stratego: both ranks of the attack, the Flag captured', { timeout: 120000 }, async () => {
+  // Red: a Flag and a Miner; Blue: a Flag and a Miner. Red's Miner goes for Blue's Flag; Blue's keeps away.
+  const t = await fullTable('stratego', { army: 'F:1,3:1' });
+  const flagOf = () => {
+    // Red learns where Blue's Flag is only when it is taken: the script knows both armies.
+    return own(t.b.frames, t.id, 'blue', 'F');
+  };
+  await playOut(t, ['red', 'blue'], (seat) => seat === 'red'
+    ? { piece: '3', target: flagOf(), avoid: own(t.b.frames, t.id, 'blue', '3') }
+    : { piece: '3', target: null, avoid: own(t.a.frames, t.id, 'red', '3') });
+  for (const p of [t.a, t.b]) {
+    await p.page.locator('.status.over').waitFor();
+    assert.equal(endOf(p.frames, t.id).result.reason, 'flag_captured');
+    // Stratego's arbiter shows both ranks of the attack to both players.
+    const last = parsed(p.frames).filter((m) => m.game === t.id && m.t === 'event' && m.e?.type === 'move').pop();
+    assert.deepEqual([last.e.view.attack.attacker, last.e.view.attack.defender, last.e.view.attack.result], ['3', 'F', 'attacker_wins']);
+  }
+  assertFramesClean(t.a.frames, { game: t.id, kind: 'stratego', viewer: 'red', secrets: [] });
+  assertFramesClean(t.b.frames, { game: t.id, kind: 'stratego', viewer: 'blue', secrets: [] });
+  assert.deepEqual([...t.a.errors, ...t.b.errors], []);
+  await t.a.context.close();
+  await t.b.context.close();
 });

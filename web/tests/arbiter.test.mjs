@@ -4,7 +4,24 @@
 // receives, a rank the other side entered.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoSideScroll, PHONE390, shot, waitTurn, clickMove, lastObservation, assertFramesClean, parsed } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { repo, startServer, launch, newPage, assertNoSideScroll, PHONE390, shot, waitTurn, clickMove, lastObservation, assertFramesClean, parsed } from './helpers.mjs';
+
+const AXE = readFileSync(path.join(repo, 'web', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/** axe finds no serious or critical violation on the page as it is (as web/tests/a11y.test.mjs). */
+async function assertAccessible(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ what) {
+  await page.waitForTimeout(150);
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => {
+    const axe = /** @type {any} */ (window).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return r.violations.map((/** @type {any} */ v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map((/** @type {any} */ n) => n.target.join(' ')) }));
+  });
+  const bad = result.filter((/** @type {any} */ v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad, [], `${what}: ${JSON.stringify(bad, null, 2)}`);
+}
 
 /** @type {{url: string, stop: () => Promise<void>}} */
 let server;
@@ -77,6 +94,7 @@ test('two phones: the challenge arbiter rules each challenge, says only which pi
   const code = (await a.page.locator('#room-code').innerText()).trim();
   assert.match(code, /^[A-Z0-9]{6}$/);
   await assertNoSideScroll(a.page, 'the room code');
+  await assertAccessible(a.page, 'the room code');
   await shot(a.page, 'arbiter-code-phone');
 
   await b.page.goto(`${server.url}/arbiter`);
@@ -90,6 +108,7 @@ test('two phones: the challenge arbiter rules each challenge, says only which pi
   await a.page.getByText('Entered. Waiting for the other player…').waitFor();
   await b.page.getByText('The other player has entered their piece.').waitFor();
   await shot(b.page, 'arbiter-entry-phone');
+  await assertAccessible(b.page, 'an entry');
   await enterPiece(b.page, false, 'Spy');
   for (const p of [a.page, b.page]) await announced(p, 'Black’s challenged piece loses: take it off the board.');
   await assertNoSideScroll(a.page, 'an announcement');
@@ -113,6 +132,7 @@ test('two phones: the challenge arbiter rules each challenge, says only which pi
   }
   await a.page.getByText('Major', { exact: true }).first().waitFor();
   await shot(a.page, 'arbiter-end-phone');
+  await assertAccessible(a.page, 'the end of a table');
 
   // Nothing Black entered reached White before the end, nor the other way round.
   for (const [who, p, secrets] of /** @type {const} */ ([['White', a, ['SPY', 'FLG']], ['Black', b, ['PVT', 'SGT']]])) {
@@ -132,6 +152,7 @@ test('one passed phone: a blank screen between entries, the ruling for both, to 
   // Challenge 1: White's General of the Army challenges Black's General.
   await page.getByText('Pass the phone to White').waitFor();
   await shot(page, 'arbiter-pass-phone');
+  await assertAccessible(page, 'the pass-the-phone curtain');
   await page.getByRole('button', { name: 'I am White: enter my piece' }).click();
   await enterPiece(page, true, 'General of the Army');
   // At once the curtain: nothing of White's entry is on the screen for Black.
@@ -162,9 +183,30 @@ test('one passed phone: a blank screen between entries, the ruling for both, to 
 function xy(/** @type {string} */ sq) {
   return [sq.charCodeAt(0) - 97, Number(sq.slice(1)) - 1];
 }
-function dist(/** @type {string} */ a, /** @type {string} */ b) {
-  const [ax, ay] = xy(a), [bx, by] = xy(b);
-  return Math.abs(ax - bx) + Math.abs(ay - by);
+
+/**
+ * Steps from each square to `target` around the occupied squares (and Stratego's lakes): the
+ * scripted side walks down this, so it never dithers.
+ */
+function pathLengths(/** @type {string} */ target, /** @type {any} */ obs) {
+  const size = obs.game === 'stratego' ? [10, 10] : [9, 8];
+  const lakes = obs.game === 'stratego' ? ['c5', 'd5', 'g5', 'h5', 'c6', 'd6', 'g6', 'h6'] : [];
+  const blocked = new Set([...lakes, ...Object.keys(obs.board ?? {})]);
+  const out = new Map([[target, 0]]);
+  const queue = [target];
+  while (queue.length) {
+    const sq = /** @type {string} */ (queue.shift());
+    const [x, y] = xy(sq);
+    for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const nx = x + dx, ny = y + dy;
+      if (nx < 0 || ny < 0 || nx >= size[0] || ny >= size[1]) continue;
+      const n = `${String.fromCharCode(97 + nx)}${ny + 1}`;
+      if (out.has(n)) continue;
+      out.set(n, /** @type {number} */ (out.get(sq)) + 1);
+      if (!blocked.has(n)) queue.push(n);
+    }
+  }
+  return out;
 }
 
 /** Where this seat's piece `code` stands in its latest observation. */
@@ -219,7 +261,9 @@ async function playOut(/** @type {any} */ t, /** @type {string[]} */ seatNames, 
     const from = own(p.frames, t.id, seatNames[i], piece);
     const mine = moves.filter((/** @type {string} */ m) => m.startsWith(`${from}-`) && m.split('-')[1] !== avoid);
     const pool = mine.length ? mine : moves;
-    const best = [...pool].sort((x, y) => (target ? dist(x.split('-')[1], target) - dist(y.split('-')[1], target) : 0))[0];
+    const d = target ? pathLengths(target, lastObservation(p.frames, t.id)) : null;
+    const far = (/** @type {string} */ m) => (d ? d.get(m.split('-')[1]) ?? 999 : 0);
+    const best = [...pool].sort((x, y) => far(x) - far(y))[0];
     await clickMove(p.page, best);
   }
   throw new Error('the scripted game did not end');
@@ -273,4 +317,19 @@ test('full arbiter, two phones, Stratego: both ranks of the attack, the Flag cap
   assert.deepEqual([...t.a.errors, ...t.b.errors], []);
   await t.a.context.close();
   await t.b.context.close();
+});
+
+test('the arbiter pages pass axe and fit a 390 px phone in English, Filipino and Chinese', { timeout: 60000 }, async () => {
+  const p = await phone();
+  for (const lang of ['en', 'fil', 'zh-Hant']) {
+    await p.page.goto(`${server.url}/arbiter?lang=${lang}`);
+    await p.page.locator('#arb-name').waitFor();
+    await assertNoSideScroll(p.page, `the arbiter's start page (${lang})`);
+    await assertAccessible(p.page, `the arbiter's start page (${lang})`);
+    if (lang !== 'en') await shot(p.page, `arbiter-start-${lang}-phone`);
+  }
+  await p.page.goto(`${server.url}/arbiter?lang=en`);
+  await shot(p.page, 'arbiter-start-phone');
+  assert.deepEqual(p.errors, []);
+  await p.context.close();
 });

@@ -88,6 +88,7 @@ export function arbiterScreen() {
       h('h2', {}, A.createHeading),
       field(A.gameLabel, game),
       field(A.modeLabel, mode),
+      h('p', { class: 'muted', id: 'arb-mode-help' }, A.modeHelp),
       generalsOnly, strategoOnly,
       h('label', { class: 'check' }, pass, ' ', A.pass),
       h('button', { class: 'btn primary big', type: 'submit' }, A.create))));

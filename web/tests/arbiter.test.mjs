@@ -5,8 +5,21 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { repo, startServer, launch, newPage, assertNoSideScroll, PHONE390, shot, waitTurn, clickMove, lastObservation, assertFramesClean, parsed } from './helpers.mjs';
+
+/**
+ * A screenshot into out/screens; with SALPAKAN_DOC_SHOTS=1 also into docs/screenshots
+ * (for docs/arbiter-board.md), made small with pngquant when it is installed.
+ */
+async function docShot(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ name) {
+  await shot(page, name);
+  if (!process.env.SALPAKAN_DOC_SHOTS) return;
+  const file = path.join(repo, 'docs', 'screenshots', `${name}.png`);
+  await page.screenshot({ path: file });
+  spawnSync('pngquant', ['--force', '--skip-if-larger', '--output', file, '--', file]);
+}
 
 const AXE = readFileSync(path.join(repo, 'web', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
@@ -95,7 +108,7 @@ test('two phones: the challenge arbiter rules each challenge, says only which pi
   assert.match(code, /^[A-Z0-9]{6}$/);
   await assertNoSideScroll(a.page, 'the room code');
   await assertAccessible(a.page, 'the room code');
-  await shot(a.page, 'arbiter-code-phone');
+  await docShot(a.page, 'arbiter-code-phone');
 
   await b.page.goto(`${server.url}/arbiter`);
   await b.page.getByLabel('Your name').fill('Ben');
@@ -112,7 +125,7 @@ test('two phones: the challenge arbiter rules each challenge, says only which pi
   await enterPiece(b.page, false, 'Spy');
   for (const p of [a.page, b.page]) await announced(p, 'Black’s challenged piece loses: take it off the board.');
   await assertNoSideScroll(a.page, 'an announcement');
-  await shot(a.page, 'arbiter-ruling-phone');
+  await docShot(a.page, 'arbiter-ruling-phone');
   assert.ok(!(await shownText(a.page)).includes('Spy'), 'White is never shown the Spy');
   assert.ok(!(await shownText(b.page)).includes('Private'), 'Black is never shown the Private');
 
@@ -131,7 +144,7 @@ test('two phones: the challenge arbiter rules each challenge, says only which pi
     await p.getByText('Spy, Major, Flag').waitFor();
   }
   await a.page.getByText('Major', { exact: true }).first().waitFor();
-  await shot(a.page, 'arbiter-end-phone');
+  await docShot(a.page, 'arbiter-end-phone');
   await assertAccessible(a.page, 'the end of a table');
 
   // Nothing Black entered reached White before the end, nor the other way round.
@@ -151,7 +164,7 @@ test('one passed phone: a blank screen between entries, the ruling for both, to 
   await startTable(page, 'Tess', { pass: true, flag: 'electronic' });
   // Challenge 1: White's General of the Army challenges Black's General.
   await page.getByText('Pass the phone to White').waitFor();
-  await shot(page, 'arbiter-pass-phone');
+  await docShot(page, 'arbiter-pass-phone');
   await assertAccessible(page, 'the pass-the-phone curtain');
   await page.getByRole('button', { name: 'I am White: enter my piece' }).click();
   await enterPiece(page, true, 'General of the Army');
@@ -286,7 +299,8 @@ test('full arbiter, two phones, Game of the Generals (flag_rule=electronic): the
   assertFramesClean(t.a.frames, { game: t.id, kind: 'generals', viewer: 'white', secrets: [] });
   assertFramesClean(t.b.frames, { game: t.id, kind: 'generals', viewer: 'black', secrets: [] });
   await assertNoSideScroll(t.a.page, 'the full arbiter’s board');
-  await shot(t.a.page, 'arbiter-full-end-phone');
+  await t.a.page.waitForTimeout(2500); // the battle and end animations
+  await docShot(t.a.page, 'arbiter-full-end-phone');
   // The record is downloadable and replayable like any game's.
   const rec = await (await fetch(`${server.url}/api/games/${t.id}/record`)).text();
   assert.match(rec, /FlagCaptured|flag_captured/i);
@@ -329,7 +343,7 @@ test('the arbiter pages pass axe and fit a 390 px phone in English, Filipino and
     if (lang !== 'en') await shot(p.page, `arbiter-start-${lang}-phone`);
   }
   await p.page.goto(`${server.url}/arbiter?lang=en`);
-  await shot(p.page, 'arbiter-start-phone');
+  await docShot(p.page, 'arbiter-start-phone');
   assert.deepEqual(p.errors, []);
   await p.context.close();
 });

@@ -544,12 +544,15 @@ impl Tables {
     fn new_code(&self) -> String {
         let codes = self.codes.lock().expect("lock");
         loop {
-            let mut bytes = [0u8; CODE_LEN];
-            getrandom::fill(&mut bytes).expect("the operating system gives random bytes");
-            let code: String = bytes
-                .iter()
-                .map(|b| CODE_ALPHABET[usize::from(*b) % CODE_ALPHABET.len()] as char)
-                .collect();
+            // Bytes of 250 and more are drawn again: every letter equally likely.
+            let mut code = String::with_capacity(CODE_LEN);
+            while code.len() < CODE_LEN {
+                let mut b = [0u8; 1];
+                getrandom::fill(&mut b).expect("the operating system gives random bytes");
+                if usize::from(b[0]) < 250 {
+                    code.push(CODE_ALPHABET[usize::from(b[0]) % CODE_ALPHABET.len()] as char);
+                }
+            }
             if !codes.contains_key(&code) {
                 return code;
             }

@@ -540,3 +540,26 @@ async fn full_arbiter_is_a_private_game_held_by_the_two_phones_or_by_one_passed_
         ["red"]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_player_may_have_at_most_five_tables_waiting_for_a_second_phone() {
+    let ts = start("tables-waiting").await;
+    let addr = ts.addr();
+    let ana = guest(addr, "Ana").await;
+    let body = json!({"game": "generals", "mode": "challenge"});
+    for _ in 0..5 {
+        ok(addr, "POST", "/api/tables", &ana, body.clone()).await;
+    }
+    let (st, e) = call(addr, "POST", "/api/tables", &ana, Some(body.clone())).await;
+    assert_eq!(st, 429, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("waiting"), "{e}");
+    // A passed phone waits for nobody.
+    ok(
+        addr,
+        "POST",
+        "/api/tables",
+        &ana,
+        json!({"game": "generals", "mode": "challenge", "pass": true}),
+    )
+    .await;
+}

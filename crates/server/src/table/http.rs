@@ -137,16 +137,15 @@ pub async fn create(
             "Banqi is played face up and needs no arbiter at the table; choose generals or stratego".into(),
         ));
     }
-    if kind == GameKind::Stratego && req.mode == Mode::Challenge {
-        // Stratego shows both ranks of every attack: players can rule themselves, but the
-        // table can still decide; allowed.
-    }
     let options = if req.options.is_null() {
         json!({})
     } else {
         req.options
     };
     let spec = GameSpec::from_json(kind, &options).map_err(|e| Error::BadRequest(e.to_string()))?;
+    if !req.pass {
+        app.tables.check_waiting(&u.id)?;
+    }
     let init = TableInit {
         kind: kind.name().into(),
         options: spec.to_json(),
@@ -219,7 +218,10 @@ pub async fn view(
         let wait = Duration::from_millis((app.config.request_timeout_ms / 2).min(20_000));
         let _ = tokio::time::timeout(wait, rx.wait_for(|v| *v > since)).await;
     }
-    let t = table.lock().await;
+    let mut t = table.lock().await;
+    // A full arbiter whose game could not be created when the second phone joined (a
+    // storage failure) gets it now.
+    start_game(&app, &mut t).await?;
     // A passed phone that names no seat sees the first seat's view (it holds both anyway).
     let seat = match (q.seat.as_deref(), t.seats_of(&u.id).as_slice()) {
         (None, [first, _]) => *first,

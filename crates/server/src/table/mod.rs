@@ -31,6 +31,8 @@ const CODE_ALPHABET: &[u8] = b"ACDEFGHJKMNPQRTUVWXY34679";
 pub const CODE_LEN: usize = 6;
 /// Joins by code per address a minute (and the burst): guessing a code is hopeless.
 const JOINS_PER_MINUTE: u32 = 10;
+/// Tables one player may have waiting for a second phone at once.
+const WAITING_PER_PLAYER: usize = 5;
 
 /// How a table arbitrates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -474,7 +476,8 @@ impl Table {
 /// Every table of the server, and the room codes of those waiting for a second phone.
 pub struct Tables {
     map: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Table>>>>,
-    codes: Mutex<HashMap<String, String>>,
+    /// Room code → (table id, creator's user id), while the table waits.
+    codes: Mutex<HashMap<String, (String, String)>>,
     join_limit: governor::DefaultKeyedRateLimiter<std::net::IpAddr>,
 }
 
@@ -520,10 +523,10 @@ impl Tables {
 
     fn insert(&self, table: Table) {
         if !table.paired() {
-            self.codes
-                .lock()
-                .expect("lock")
-                .insert(table.init.code.clone(), table.id.clone());
+            self.codes.lock().expect("lock").insert(
+                table.init.code.clone(),
+                (table.id.clone(), table.init.creator.0.clone()),
+            );
         }
         self.map
             .lock()
@@ -577,8 +580,25 @@ impl Tables {
             .lock()
             .expect("lock")
             .get(&code)
-            .cloned()
+            .map(|(id, _)| id.clone())
             .ok_or(Error::UnknownCode)
+    }
+
+    /// Whether `user` may start another table that waits for a second phone.
+    fn check_waiting(&self, user: &str) -> Result<()> {
+        let n = self
+            .codes
+            .lock()
+            .expect("lock")
+            .values()
+            .filter(|(_, by)| by == user)
+            .count();
+        if n >= WAITING_PER_PLAYER {
+            return Err(Error::Limit(format!(
+                "you have {n} tables waiting for a second phone, the most allowed: use one of their codes, or wait until one is joined"
+            )));
+        }
+        Ok(())
     }
 
     fn paired(&self, code: &str) {

@@ -348,7 +348,7 @@ impl App {
         self.identity.sign_out(user).await?;
         if let Some(outs) = self.users.lock().expect("lock").remove(user) {
             for o in outs {
-                o.kill.notify_one();
+                o.close_signed_out();
             }
         }
         Ok(())
@@ -588,6 +588,13 @@ impl App {
                 tracing::info!(seek = %id, "a seek expired: its creator has been gone");
             }
         }
+        // Who was seen longer ago than a seek may stay idle need not be remembered: for a
+        // seek, an unknown creator counts as gone for that long (the map stays as large as
+        // the guests seen recently, not all guests ever seen).
+        self.seen
+            .lock()
+            .expect("lock")
+            .retain(|_, t| now.saturating_sub(*t) < self.config.seek_idle_ms);
         self.guest_limit.retain_recent();
         self.guest_limit.shrink_to_fit();
     }

@@ -3,7 +3,7 @@
 //! `legal` and `presence`.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use salpakan_engine::{Copy, Seat, Viewer};
 use serde_json::{Value, json};
@@ -25,9 +25,35 @@ pub struct Outbox {
     pub queued: Arc<AtomicUsize>,
     /// The most bytes that may be queued.
     pub max_bytes: usize,
+    /// Set when the connection is closed because its guest signed out (not for being slow).
+    pub signed_out: Arc<AtomicBool>,
 }
 
 impl Outbox {
+    /// An outbox sending into `tx`, with at most `max_bytes` queued.
+    #[must_use]
+    pub fn new(tx: mpsc::Sender<Arc<str>>, max_bytes: usize) -> Outbox {
+        Outbox {
+            tx,
+            kill: Arc::new(Notify::new()),
+            queued: Arc::new(AtomicUsize::new(0)),
+            max_bytes,
+            signed_out: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Closes the connection because its guest signed out.
+    pub fn close_signed_out(&self) {
+        self.signed_out.store(true, Ordering::Relaxed);
+        self.kill.notify_one();
+    }
+
+    /// Whether the connection is closing because its guest signed out.
+    #[must_use]
+    pub fn is_signed_out(&self) -> bool {
+        self.signed_out.load(Ordering::Relaxed)
+    }
+
     /// Queues a frame; false when the connection is gone or too slow.
     pub fn send(&self, frame: Arc<str>) -> bool {
         let n = frame.len();

@@ -15,7 +15,7 @@ pub use crate::config::{Config, Metrics};
 use crate::error::{Error, Result};
 use crate::game::{Cmd, Game, GameEnv, Host, NewGame, Outbox, Player, random_seed};
 use crate::identity::{Identity, User, hex, random_hex, same_secret};
-use crate::protocol::{self, ServerMsg};
+use crate::protocol::{self, Frame, ServerMsg};
 use crate::store::{GameRow, Op, Store};
 
 /// An open seek or private challenge.
@@ -71,7 +71,7 @@ pub struct App {
     games: Mutex<HashMap<String, mpsc::Sender<Cmd>>>,
     seeks: Mutex<BTreeMap<String, Seek>>,
     live: Mutex<BTreeMap<String, Value>>,
-    lobby_tx: broadcast::Sender<Arc<str>>,
+    lobby_tx: broadcast::Sender<Frame>,
     users: Mutex<HashMap<String, Vec<Outbox>>>,
     user_games: Mutex<HashMap<String, Vec<(String, Seat)>>>,
     /// Each game's human players by seat (seat tokens derive from their keys).
@@ -386,7 +386,7 @@ impl App {
         }
     }
 
-    fn notify_user(&self, user: &str, f: Arc<str>) {
+    fn notify_user(&self, user: &str, f: Frame) {
         let mut users = self.users.lock().expect("lock");
         if let Some(outs) = users.get_mut(user) {
             outs.retain(|o| o.send(f.clone()));
@@ -398,7 +398,7 @@ impl App {
 
     /// Lobby updates.
     #[must_use]
-    pub fn lobby_updates(&self) -> broadcast::Receiver<Arc<str>> {
+    pub fn lobby_updates(&self) -> broadcast::Receiver<Frame> {
         self.lobby_tx.subscribe()
     }
 

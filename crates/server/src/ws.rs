@@ -21,7 +21,7 @@ use crate::app::App;
 use crate::error::{Error, Result};
 use crate::game::{Act, Cmd, Outbox};
 use crate::identity::User;
-use crate::protocol::{self, JoinedAs, Request, ServerMsg, request_id};
+use crate::protocol::{self, Frame, JoinedAs, Request, ServerMsg, request_id};
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
@@ -95,7 +95,7 @@ struct Conn {
 /// frame means: flush and close.
 async fn write_frames(
     mut sink: SplitSink<WebSocket, Message>,
-    mut rx: mpsc::Receiver<Arc<str>>,
+    mut rx: mpsc::Receiver<Frame>,
     queued: Arc<AtomicUsize>,
     ping_every: Duration,
 ) {
@@ -119,7 +119,7 @@ async fn write_frames(
                 break 'frames;
             }
             queued.fetch_sub(f.len(), Ordering::Relaxed);
-            if sink.feed(Message::Text(f.as_ref().into())).await.is_err() {
+            if sink.feed(Message::Text(f)).await.is_err() {
                 break 'frames;
             }
             match rx.try_recv() {
@@ -144,7 +144,7 @@ async fn write_frames(
 
 async fn connection(app: Arc<App>, socket: WebSocket) {
     let (sink, mut stream) = socket.split();
-    let (tx, rx) = mpsc::channel::<Arc<str>>(1024);
+    let (tx, rx) = mpsc::channel::<Frame>(1024);
     let out = Outbox::new(tx, app.config.max_queue_bytes);
     let ping_every = Duration::from_millis(app.config.ping_ms);
     let writer = tokio::spawn(write_frames(sink, rx, out.queued.clone(), ping_every));
@@ -226,7 +226,7 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         l.abort();
     }
     // Flush what is queued (errors included), then close.
-    let _ = c.out.tx.send(Arc::from("")).await;
+    let _ = c.out.tx.send(Frame::default()).await;
     drop(c);
     let mut writer = writer;
     if tokio::time::timeout(Duration::from_secs(5), &mut writer)
@@ -296,7 +296,7 @@ impl Conn {
     }
 
     /// Acts on one request; its answer (if any) as a frame, with the request's `id`.
-    async fn handle(&mut self, r: Request, id: Option<&Value>) -> Result<Option<Arc<str>>> {
+    async fn handle(&mut self, r: Request, id: Option<&Value>) -> Result<Option<Frame>> {
         let frame = |m: &ServerMsg<'_>| Ok(Some(protocol::frame(m, id)));
         match r {
             Request::Ping => frame(&ServerMsg::Pong),

@@ -39,6 +39,7 @@ use crate::bots::Bot;
 use crate::clock::{Clocks, StoredClocks, TimeControl};
 use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::protocol::Frame;
 use crate::store::{EventRow, GameRow, Store};
 
 pub use outbox::Outbox;
@@ -347,7 +348,7 @@ pub struct Game {
     failures: u32,
     /// The last [`KEEP_EVENTS`] events: the frame each recipient was sent (empty for
     /// spectators when none was watching: a spectator catching up over it gets a `sync`).
-    log: VecDeque<[Arc<str>; 3]>,
+    log: VecDeque<[Frame; 3]>,
     /// The version of the event before the first in `log`.
     base: u64,
     /// The legal moves of the seat to move (empty when none), and as a JSON array.

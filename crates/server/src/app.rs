@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
-use salpakan_engine::{GameKind, Seat};
+use salpakan_engine::{GameKind, GameSpec, Seat, wire};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -27,8 +27,8 @@ pub struct Seek {
     pub user: User,
     /// Which game.
     pub kind: GameKind,
-    /// Canonical options.
-    pub options: Value,
+    /// The game and its options, checked.
+    pub spec: GameSpec,
     /// Time control.
     pub clock: Option<TimeControl>,
     /// The seat the creator wants, or none for either.
@@ -42,7 +42,7 @@ impl Seek {
     #[must_use]
     pub fn json(&self) -> Value {
         json!({"id": self.id, "by": self.user.name, "by_id": self.user.id, "kind": self.kind.name(),
-               "options": self.options, "clock": self.clock,
+               "options": wire::options_json(&self.spec), "clock": self.clock,
                "seat": self.seat.map(|s| self.kind.seat_name(s)), "public": self.public})
     }
 }
@@ -265,7 +265,7 @@ impl App {
         let row = GameRow {
             id: id.clone(),
             kind: spec.kind.name().into(),
-            options: spec.options.to_string(),
+            options: wire::options_json(&spec.spec).to_string(),
             seed: random_seed(),
             clock: serde_json::to_string(&spec.clock).expect("serializes"),
             players: serde_json::to_string(&spec.players).expect("serializes"),

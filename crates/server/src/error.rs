@@ -83,6 +83,12 @@ impl Error {
     }
 }
 
+impl From<salpakan_engine::OptionError> for Error {
+    fn from(e: salpakan_engine::OptionError) -> Error {
+        Error::Game(e.into())
+    }
+}
+
 impl IntoResponse for Error {
     fn into_response(self) -> Response {
         if let Error::Storage(detail) = &self {

@@ -282,7 +282,7 @@ impl Game {
         let mut salts = serde_json::Map::new();
         for (name, _) in m.commitment_list() {
             if let Some(t) = rec.tag(&name) {
-                parts.insert(name.clone(), salpakan_engine::placements_json(t));
+                parts.insert(name.clone(), salpakan_engine::wire::placements_json(t));
             }
             if let Some(t) = rec.tag(&format!("{name}Salt")) {
                 salts.insert(name.clone(), Value::String(t.to_string()));
@@ -344,7 +344,7 @@ impl Game {
         out.send(protocol::legal_frame(
             &self.id_json,
             self.ver(),
-            &self.legal.1,
+            &self.legal,
         ));
     }
 

@@ -25,6 +25,7 @@ pub mod bench;
 mod commit;
 mod game;
 mod kind;
+pub mod layout;
 mod matches;
 mod options;
 mod outcome;
@@ -44,6 +45,7 @@ pub use any::{AnyGame, AnyMatch, AnyMove, replay_record};
 pub use commit::{GameRng, MatchSeed, Salt, commitment, rng_from_seed, to_hex};
 pub use game::{Game, HiddenPart, PlayError, SetupError, SquareMap, square};
 pub use kind::GameKind;
+pub use layout::Layout;
 pub use matches::{Copy, Match, reason_ends_off_board};
 pub use options::{
     GameOptions, OptionError, limit_text, parse_bool, parse_choice, parse_limit, unknown_option,

@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+pub mod board;
 mod commit;
 mod game;
 mod matches;

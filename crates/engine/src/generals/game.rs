@@ -88,29 +88,17 @@ impl Game for Generals {
     }
 
     fn hidden_parts(hidden: &Setups) -> Vec<HiddenPart> {
-        hidden
-            .0
-            .iter()
-            .enumerate()
-            .map(|(i, s)| HiddenPart {
-                name: PART_NAMES[i],
-                owner: Some(Seat::from_index(i)),
-                text: s.text(),
-            })
-            .collect()
+        board::setup_parts(&hidden.0, &PART_NAMES)
     }
 
     fn hidden_from_parts(
         options: &GeneralsOptions,
         parts: &BTreeMap<String, String>,
     ) -> Result<Setups, SetupError> {
-        let get = |i: usize| {
-            let text = parts
-                .get(PART_NAMES[i])
-                .ok_or_else(|| SetupError::Invalid(format!("the {} is missing", PART_NAMES[i])))?;
-            Setup::parse(Seat::from_index(i), &options.army, text)
-        };
-        Ok(Setups([get(0)?, get(1)?]))
+        board::setups_from_parts(parts, &PART_NAMES, |seat, text| {
+            Setup::parse(seat, &options.army, text)
+        })
+        .map(Setups)
     }
 
     fn options(&self) -> &GeneralsOptions {
@@ -140,8 +128,8 @@ impl Game for Generals {
                 let to = bits.trailing_zeros() as u8;
                 bits &= bits - 1;
                 out.push(Move {
-                    from: Square((to as i8 - d) as u8),
-                    to: Square(to),
+                    from: Square::at((to as i8 - d) as u8),
+                    to: Square::at(to),
                 });
             }
         }
@@ -170,8 +158,8 @@ impl Game for Generals {
                 }
                 let to = bits.trailing_zeros() as u8;
                 return Some(Move {
-                    from: Square((to as i8 - Self::DELTAS[dir]) as u8),
-                    to: Square(to),
+                    from: Square::at((to as i8 - Self::DELTAS[dir]) as u8),
+                    to: Square::at(to),
                 });
             }
             r -= counts[dir];
@@ -227,20 +215,13 @@ impl Game for Generals {
 
     fn observe(&self, viewer: Viewer) -> GeneralsObservation {
         let kind = GameKind::Generals;
-        let board = Square::all()
-            .filter_map(|sq| {
-                let (seat, p) = self.piece_at(sq)?;
-                let public = self.known & (1u128 << sq.0) != 0;
-                let piece = self.sees(viewer, seat, public).then_some(p);
-                Some((
-                    sq,
-                    SquareView {
-                        owner: kind.seat_name(seat),
-                        piece,
-                    },
-                ))
-            })
-            .collect();
+        let board = board::occupied(&self.cells, |sq, seat, p| {
+            let public = self.known & (1u128 << sq.0) != 0;
+            SquareView {
+                owner: kind.seat_name(seat),
+                piece: self.sees(viewer, seat, public).then_some(p),
+            }
+        });
         let eliminated = Seat::BOTH
             .iter()
             .map(|&seat| {

@@ -25,6 +25,8 @@ const FILE_A: u128 = {
 };
 const FILE_I: u128 = FILE_A << (FILES - 1);
 
+use crate::board::{self, Cell, cell, cell_piece, cell_seat};
+
 mod game;
 mod options;
 mod pieces;

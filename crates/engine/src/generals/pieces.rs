@@ -3,6 +3,8 @@
 use serde::{Serialize, Serializer};
 use std::fmt;
 
+use crate::board::PieceTable;
+
 /// A piece of Game of the Generals, strongest officer first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -97,14 +99,20 @@ impl Piece {
     /// The piece with this code (case-insensitive).
     #[must_use]
     pub fn from_code(code: &str) -> Option<Piece> {
-        Self::CODES
-            .iter()
-            .position(|c| c.eq_ignore_ascii_case(code))
-            .map(|i| Self::ALL[i])
+        <Piece as PieceTable>::from_code(code)
     }
 
     pub(super) const fn from_index(i: usize) -> Piece {
         Self::ALL[i]
+    }
+}
+
+impl PieceTable for Piece {
+    const ALL: &'static [Piece] = &Piece::ALL;
+    const CODES: &'static [&'static str] = &Piece::CODES;
+    #[inline]
+    fn index(self) -> usize {
+        self as usize
     }
 }
 

@@ -2,15 +2,32 @@
 
 use rand::seq::SliceRandom;
 
-use crate::{GameKind, GameRng, Seat, SetupError, square};
+use crate::{GameKind, GameRng, Seat, SetupError, board};
 
 use super::*;
 
 /// One side's setup: where each piece of the army stands. Valid by construction.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Setup {
-    pub(super) seat: Seat,
-    pub(super) placements: Vec<(Square, Piece)>,
+pub type Setup = board::Setup<FILES, RANKS, Piece>;
+
+/// The piece codes, as setup errors list them.
+const KNOWN: &str = "5G 4G 3G 2G 1G COL LTC MAJ CPT 1LT 2LT SGT PVT SPY FLG";
+
+/// What a setup of `seat` is checked against: White on ranks 1-3, Black on ranks 6-8.
+fn rules(seat: Seat) -> board::SetupRules<'static, FILES, RANKS> {
+    let (area, area_text) = match seat {
+        Seat::First => (board::ranks_mask::<FILES, RANKS>(0, 3), "ranks 1-3"),
+        Seat::Second => (
+            board::ranks_mask::<FILES, RANKS>(RANKS - 3, RANKS),
+            "ranks 6-8",
+        ),
+    };
+    board::SetupRules {
+        who: GameKind::Generals.seat_name(seat),
+        area,
+        area_text,
+        known: KNOWN,
+        example: "FLG",
+    }
 }
 
 impl Setup {
@@ -24,44 +41,17 @@ impl Setup {
         army: &Army,
         placements: &[(Square, Piece)],
     ) -> Result<Setup, SetupError> {
-        let who = GameKind::Generals.seat_name(seat).to_string();
-        let mut seen = [false; SQUARES];
+        let rules = rules(seat);
         let mut counts = [0u32; 15];
-        for &(sq, p) in placements {
-            if !in_area(seat, sq) {
-                return Err(SetupError::OutsideArea {
-                    seat: who,
-                    square: sq.to_string(),
-                    piece: p.code().into(),
-                    area: area_text(seat).into(),
-                });
-            }
-            if std::mem::replace(&mut seen[sq.index()], true) {
-                return Err(SetupError::Invalid(format!(
-                    "{who}: {sq}: two pieces on one square"
-                )));
-            }
-            counts[p as usize] += 1;
-        }
-        for p in Piece::ALL {
-            let (want, got) = (u32::from(army.count(p)), counts[p as usize]);
-            if want != got {
-                return Err(SetupError::WrongCount {
-                    seat: who,
-                    piece: p.code().into(),
-                    expected: want,
-                    found: got,
-                });
-            }
-        }
-        let mut placements = placements.to_vec();
-        placements.sort();
-        Ok(Setup { seat, placements })
+        rules.place(placements, &mut counts)?;
+        rules.check_counts::<Piece>(&counts, &army.counts)?;
+        Ok(Setup::sorted(seat, placements))
     }
 
     /// A setup drawn uniformly at random: the army's pieces on random squares of the area.
     pub fn random(seat: Seat, army: &Army, rng: &mut GameRng) -> Setup {
-        let mut squares: Vec<Square> = Square::all().filter(|&s| in_area(seat, s)).collect();
+        let area = rules(seat).area;
+        let mut squares: Vec<Square> = Square::all().filter(|s| area >> s.0 & 1 != 0).collect();
         squares.shuffle(rng);
         let placements: Vec<_> = squares.into_iter().zip(army.pieces()).collect();
         Setup::new(seat, army, &placements).expect("a random placement of the army is valid")
@@ -73,15 +63,7 @@ impl Setup {
     /// # Errors
     /// As [`Setup::new`], or a malformed item.
     pub fn parse(seat: Seat, army: &Army, text: &str) -> Result<Setup, SetupError> {
-        let mut placements = Vec::new();
-        for item in text.split([' ', ',']).filter(|w| !w.is_empty()) {
-            let (sq, code) = item.split_once([':', '=']).ok_or_else(|| {
-                SetupError::Invalid(format!(
-                    "{item:?} must be written square:piece, e.g. a1:FLG"
-                ))
-            })?;
-            placements.push(parse_placement(seat, sq, code)?);
-        }
+        let placements = rules(seat).parse_text(text)?;
         Setup::new(seat, army, &placements)
     }
 
@@ -94,78 +76,19 @@ impl Setup {
         army: &Army,
         value: &serde_json::Value,
     ) -> Result<Setup, SetupError> {
-        let who = GameKind::Generals.seat_name(seat);
-        let obj = value.as_object().ok_or_else(|| {
-            SetupError::Invalid(format!(
-                "{who}: a setup is an object of square to piece, e.g. {{\"a1\":\"FLG\"}}"
-            ))
-        })?;
+        let rules = rules(seat);
+        let obj = rules.json_object(value)?;
         let mut placements = Vec::with_capacity(obj.len());
         for (sq, code) in obj {
             let code = code.as_str().ok_or_else(|| {
                 SetupError::Invalid(format!(
-                    "{who}: {sq}: the piece must be a code string such as \"FLG\""
+                    "{}: {sq}: the piece must be a code string such as \"FLG\"",
+                    rules.who
                 ))
             })?;
-            placements.push(parse_placement(seat, sq, code)?);
+            placements.push(rules.placement(sq, code)?);
         }
         Setup::new(seat, army, &placements)
-    }
-
-    /// The seat this setup belongs to.
-    #[must_use]
-    pub fn seat(&self) -> Seat {
-        self.seat
-    }
-
-    /// Where each piece stands, in square order.
-    #[must_use]
-    pub fn placements(&self) -> &[(Square, Piece)] {
-        &self.placements
-    }
-
-    /// The canonical text: `square:code` in square order, space-separated.
-    #[must_use]
-    pub fn text(&self) -> String {
-        self.placements
-            .iter()
-            .map(|(s, p)| format!("{s}:{}", p.code()))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
-
-pub(super) fn parse_placement(
-    seat: Seat,
-    sq: &str,
-    code: &str,
-) -> Result<(Square, Piece), SetupError> {
-    let who = GameKind::Generals.seat_name(seat).to_string();
-    let s: Square = sq.parse().map_err(|_| SetupError::BadSquare {
-        seat: who.clone(),
-        text: sq.into(),
-        board: square::range(FILES, RANKS),
-    })?;
-    let p = Piece::from_code(code).ok_or_else(|| SetupError::UnknownPiece {
-        seat: who,
-        square: sq.into(),
-        code: code.into(),
-        known: Piece::CODES.join(" "),
-    })?;
-    Ok((s, p))
-}
-
-pub(super) fn in_area(seat: Seat, sq: Square) -> bool {
-    match seat {
-        Seat::First => sq.rank() < 3,
-        Seat::Second => sq.rank() >= RANKS - 3,
-    }
-}
-
-pub(super) fn area_text(seat: Seat) -> &'static str {
-    match seat {
-        Seat::First => "ranks 1-3",
-        Seat::Second => "ranks 6-8",
     }
 }
 
@@ -174,3 +97,13 @@ pub(super) fn area_text(seat: Seat) -> &'static str {
 pub struct Setups(pub [Setup; 2]);
 
 pub(super) const PART_NAMES: [&str; 2] = ["WhiteSetup", "BlackSetup"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setup_errors_list_every_piece_code() {
+        assert_eq!(KNOWN, Piece::CODES.join(" "));
+    }
+}

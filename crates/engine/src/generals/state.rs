@@ -4,23 +4,6 @@ use crate::{EndReason, GameKind, Outcome, Seat, Viewer};
 
 use super::*;
 
-/// A cell of the mailbox: 0 empty, else `1 + piece + 16 * seat`.
-pub(super) type Cell = u8;
-
-pub(super) const fn cell(seat: Seat, p: Piece) -> Cell {
-    1 + p as u8 + ((seat as u8) << 4)
-}
-pub(super) const fn cell_piece(c: Cell) -> Piece {
-    Piece::from_index(((c - 1) & 15) as usize)
-}
-pub(super) const fn cell_seat(c: Cell) -> Seat {
-    if c & 16 != 0 {
-        Seat::Second
-    } else {
-        Seat::First
-    }
-}
-
 /// A Game of the Generals game: the arbiter's full state.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Generals {

@@ -6,7 +6,7 @@ use super::*;
 
 impl Stratego {
     pub(super) fn put(&mut self, sq: usize, c: Cell) {
-        let (seat, p) = (cell_seat(c).index(), cell_piece(c));
+        let (seat, p) = (cell_seat(c).index(), cell_piece::<Piece>(c));
         let b = 1u128 << sq;
         self.cells[sq] = c;
         self.occ[seat] |= b;

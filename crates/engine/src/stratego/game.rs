@@ -120,29 +120,17 @@ impl Game for Stratego {
     }
 
     fn hidden_parts(hidden: &Setups) -> Vec<HiddenPart> {
-        hidden
-            .0
-            .iter()
-            .enumerate()
-            .map(|(i, s)| HiddenPart {
-                name: PART_NAMES[i],
-                owner: Some(Seat::from_index(i)),
-                text: s.text(),
-            })
-            .collect()
+        board::setup_parts(&hidden.0, &PART_NAMES)
     }
 
     fn hidden_from_parts(
         options: &StrategoOptions,
         parts: &BTreeMap<String, String>,
     ) -> Result<Setups, SetupError> {
-        let get = |i: usize| {
-            let text = parts
-                .get(PART_NAMES[i])
-                .ok_or_else(|| SetupError::Invalid(format!("the {} is missing", PART_NAMES[i])))?;
-            Setup::parse(Seat::from_index(i), options, text)
-        };
-        Ok(Setups([get(0)?, get(1)?]))
+        board::setups_from_parts(parts, &PART_NAMES, |seat, text| {
+            Setup::parse(seat, options, text)
+        })
+        .map(Setups)
     }
 
     fn options(&self) -> &StrategoOptions {
@@ -221,7 +209,7 @@ impl Game for Stratego {
                     let to = bits.trailing_zeros() as u8;
                     let from = (to as i8 - d) as u8;
                     if self.repetition_ok(me, from, to) {
-                        return Some(Move::new(Square(from), Square(to)));
+                        return Some(Move::new(Square::at(from), Square::at(to)));
                     }
                     break;
                 }
@@ -281,21 +269,15 @@ impl Game for Stratego {
 
     fn observe(&self, viewer: Viewer) -> StrategoObservation {
         let kind = GameKind::Stratego;
-        let board = Square::all()
-            .filter_map(|sq| {
-                let (seat, p) = self.piece_at(sq)?;
-                let known = self.known & sq.bit() != 0;
-                Some((
-                    sq,
-                    SquareView {
-                        owner: kind.seat_name(seat),
-                        piece: Self::sees(viewer, seat, known).then_some(p),
-                        known,
-                        moved: self.moved & sq.bit() != 0,
-                    },
-                ))
-            })
-            .collect();
+        let board = board::occupied(&self.cells, |sq, seat, p| {
+            let known = self.known & sq.bit() != 0;
+            SquareView {
+                owner: kind.seat_name(seat),
+                piece: Self::sees(viewer, seat, known).then_some(p),
+                known,
+                moved: self.moved & sq.bit() != 0,
+            }
+        });
         let eliminated = Seat::BOTH
             .iter()
             .map(|&seat| {

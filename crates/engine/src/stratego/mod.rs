@@ -38,6 +38,8 @@ const NO_SQUARE: u8 = u8::MAX;
 /// The longest two-squares limit accepted (the rule keeps this many moves per side).
 pub const MAX_TWO_SQUARE_LIMIT: u32 = 16;
 
+use crate::board::{self, Cell, cell, cell_piece, cell_seat};
+
 mod apply;
 mod game;
 mod movegen;

@@ -31,7 +31,9 @@ impl Stratego {
     /// Whether a chase is on, and who is chasing whose piece on which square.
     #[must_use]
     pub fn chase(&self) -> Option<(Seat, Square)> {
-        self.chase.chaser.map(|s| (s, Square(self.chase.chased)))
+        self.chase
+            .chaser
+            .map(|s| (s, Square::at(self.chase.chased)))
     }
 
     pub(super) fn empty(&self) -> u128 {

@@ -3,6 +3,8 @@
 use serde::{Serialize, Serializer};
 use std::fmt;
 
+use crate::board::PieceTable;
+
 /// A Stratego piece. The discriminant is the rank (Flag 0, Spy 1, Scout 2 … Marshal 10),
 /// with the Bomb last (11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -84,10 +86,7 @@ impl Piece {
     /// The piece with this code (case-insensitive).
     #[must_use]
     pub fn from_code(code: &str) -> Option<Piece> {
-        Self::CODES
-            .iter()
-            .position(|c| c.eq_ignore_ascii_case(code))
-            .map(|i| Self::ALL[i])
+        <Piece as PieceTable>::from_code(code)
     }
 
     /// Whether the piece can ever move (everything but the Bomb and the Flag).
@@ -95,9 +94,14 @@ impl Piece {
     pub const fn is_movable(self) -> bool {
         !matches!(self, Piece::Bomb | Piece::Flag)
     }
+}
 
-    pub(super) const fn from_index(i: usize) -> Piece {
-        Self::ALL[i]
+impl PieceTable for Piece {
+    const ALL: &'static [Piece] = &Piece::ALL;
+    const CODES: &'static [&'static str] = &Piece::CODES;
+    #[inline]
+    fn index(self) -> usize {
+        self as usize
     }
 }
 

@@ -2,15 +2,22 @@
 
 use rand::seq::SliceRandom;
 
-use crate::{GameKind, GameRng, Seat, SetupError, square};
+use crate::{GameKind, GameRng, Seat, SetupError, board};
 
 use super::*;
 
 /// One side's setup: where each piece stands. Valid by construction for its options.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Setup {
-    pub(super) seat: Seat,
-    pub(super) placements: Vec<(Square, Piece)>,
+pub type Setup = board::Setup<FILES, RANKS, Piece>;
+
+/// What a setup of `seat` is checked against under `options`.
+fn rules(seat: Seat, options: &StrategoOptions) -> board::SetupRules<'static, FILES, RANKS> {
+    board::SetupRules {
+        who: GameKind::Stratego.seat_name(seat),
+        area: options.setup_area.mask(seat),
+        area_text: options.setup_area.text(seat),
+        known: "F B S 2 3 4 5 6 7 8 9 10",
+        example: "F",
+    }
 }
 
 impl Setup {
@@ -24,51 +31,20 @@ impl Setup {
         options: &StrategoOptions,
         placements: &[(Square, Piece)],
     ) -> Result<Setup, SetupError> {
-        let who = GameKind::Stratego.seat_name(seat).to_string();
-        let area = options.setup_area.mask(seat);
-        let mut seen = 0u128;
+        let rules = rules(seat, options);
         let mut counts = [0u32; 12];
-        for &(sq, p) in placements {
-            if area & sq.bit() == 0 {
-                return Err(SetupError::OutsideArea {
-                    seat: who,
-                    square: sq.to_string(),
-                    piece: p.code().into(),
-                    area: options.setup_area.text(seat).into(),
-                });
-            }
-            if seen & sq.bit() != 0 {
-                return Err(SetupError::Invalid(format!(
-                    "{who}: {sq}: two pieces on one square"
-                )));
-            }
-            seen |= sq.bit();
-            counts[p as usize] += 1;
-        }
+        rules.place(placements, &mut counts)?;
         match options.army.counts() {
-            Some(want) => {
-                for p in Piece::ALL {
-                    let (w, got) = (u32::from(want[p as usize]), counts[p as usize]);
-                    if w != got {
-                        return Err(SetupError::WrongCount {
-                            seat: who,
-                            piece: p.code().into(),
-                            expected: w,
-                            found: got,
-                        });
-                    }
-                }
-            }
+            Some(want) => rules.check_counts::<Piece>(&counts, &want)?,
             None if placements.is_empty() => {
                 return Err(SetupError::Invalid(format!(
-                    "{who}: a setup needs at least one piece"
+                    "{}: a setup needs at least one piece",
+                    rules.who
                 )));
             }
             None => {}
         }
-        let mut placements = placements.to_vec();
-        placements.sort();
-        Ok(Setup { seat, placements })
+        Ok(Setup::sorted(seat, placements))
     }
 
     pub(super) fn random_squares(seat: Seat, options: &StrategoOptions) -> Vec<Square> {
@@ -86,11 +62,7 @@ impl Setup {
         placements: &[(Square, Piece)],
     ) -> Setup {
         match options.army {
-            Army::Free => {
-                let mut placements = placements.to_vec();
-                placements.sort();
-                Setup { seat, placements }
-            }
+            Army::Free => Setup::sorted(seat, placements),
             _ => Setup::new(seat, options, placements).expect("a placement of the army is valid"),
         }
     }
@@ -178,13 +150,7 @@ impl Setup {
     /// # Errors
     /// As [`Setup::new`], or a malformed item.
     pub fn parse(seat: Seat, options: &StrategoOptions, text: &str) -> Result<Setup, SetupError> {
-        let mut placements = Vec::new();
-        for item in text.split([' ', ',']).filter(|w| !w.is_empty()) {
-            let (sq, code) = item.split_once([':', '=']).ok_or_else(|| {
-                SetupError::Invalid(format!("{item:?} must be written square:piece, e.g. a1:F"))
-            })?;
-            placements.push(parse_placement(seat, sq, code)?);
-        }
+        let placements = rules(seat, options).parse_text(text)?;
         Setup::new(seat, options, &placements)
     }
 
@@ -197,12 +163,8 @@ impl Setup {
         options: &StrategoOptions,
         value: &serde_json::Value,
     ) -> Result<Setup, SetupError> {
-        let who = GameKind::Stratego.seat_name(seat);
-        let obj = value.as_object().ok_or_else(|| {
-            SetupError::Invalid(format!(
-                "{who}: a setup is an object of square to piece, e.g. {{\"a1\":\"F\"}}"
-            ))
-        })?;
+        let rules = rules(seat, options);
+        let obj = rules.json_object(value)?;
         let mut placements = Vec::with_capacity(obj.len());
         for (sq, code) in obj {
             let code = match code {
@@ -210,56 +172,15 @@ impl Setup {
                 serde_json::Value::Number(n) => n.to_string(),
                 _ => {
                     return Err(SetupError::Invalid(format!(
-                        "{who}: {sq}: the piece must be a code such as \"F\", \"S\" or \"10\""
+                        "{}: {sq}: the piece must be a code such as \"F\", \"S\" or \"10\"",
+                        rules.who
                     )));
                 }
             };
-            placements.push(parse_placement(seat, sq, &code)?);
+            placements.push(rules.placement(sq, &code)?);
         }
         Setup::new(seat, options, &placements)
     }
-
-    /// The seat this setup belongs to.
-    #[must_use]
-    pub fn seat(&self) -> Seat {
-        self.seat
-    }
-
-    /// Where each piece stands, in square order.
-    #[must_use]
-    pub fn placements(&self) -> &[(Square, Piece)] {
-        &self.placements
-    }
-
-    /// The canonical text: `square:code` in square order, space-separated.
-    #[must_use]
-    pub fn text(&self) -> String {
-        self.placements
-            .iter()
-            .map(|(s, p)| format!("{s}:{}", p.code()))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
-
-pub(super) fn parse_placement(
-    seat: Seat,
-    sq: &str,
-    code: &str,
-) -> Result<(Square, Piece), SetupError> {
-    let who = GameKind::Stratego.seat_name(seat).to_string();
-    let s: Square = sq.parse().map_err(|_| SetupError::BadSquare {
-        seat: who.clone(),
-        text: sq.into(),
-        board: square::range(FILES, RANKS),
-    })?;
-    let p = Piece::from_code(code).ok_or_else(|| SetupError::UnknownPiece {
-        seat: who,
-        square: sq.into(),
-        code: code.into(),
-        known: "F B S 2 3 4 5 6 7 8 9 10".into(),
-    })?;
-    Ok((s, p))
 }
 
 /// Both setups: the hidden initial state of a Stratego game.

@@ -5,23 +5,6 @@ use crate::{Outcome, Seat};
 
 use super::*;
 
-/// A cell of the mailbox: 0 empty, else `1 + piece + 16 * seat`.
-pub(super) type Cell = u8;
-
-pub(super) const fn cell(seat: Seat, p: Piece) -> Cell {
-    1 + p as u8 + ((seat as u8) << 4)
-}
-pub(super) const fn cell_piece(c: Cell) -> Piece {
-    Piece::from_index(((c - 1) & 15) as usize)
-}
-pub(super) const fn cell_seat(c: Cell) -> Seat {
-    if c & 16 != 0 {
-        Seat::Second
-    } else {
-        Seat::First
-    }
-}
-
 pub(super) static ZOBRIST: [[u64; 32]; SQUARES] = {
     let mut t = [[0u64; 32]; SQUARES];
     let mut x: u64 = 0x5a17_a4a2_57a7_e90d;

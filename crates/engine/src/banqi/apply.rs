@@ -210,6 +210,6 @@ pub(super) fn nth_bit(mut b: u32, mut n: u32) -> u8 {
 pub(super) fn to_square(mv: Move) -> Square {
     match mv {
         Move::Flip(s) | Move::Step { to: s, .. } => s,
-        Move::EndChain => Square(0),
+        Move::EndChain => Square::at(0),
     }
 }

@@ -161,15 +161,15 @@ impl Game for Banqi {
         }
         let mut r = rng.random_range(0..total);
         if r < flips {
-            return Some(Move::Flip(Square(nth_bit(self.down, r))));
+            return Some(Move::Flip(Square::at(nth_bit(self.down, r))));
         }
         r -= flips;
         for dir in 0..4 {
             if r < counts[dir] {
                 let to = nth_bit(t[dir], r);
                 return Some(Move::Step {
-                    from: Square((to as i8 - DELTAS[dir]) as u8),
-                    to: Square(to),
+                    from: Square::at((to as i8 - DELTAS[dir]) as u8),
+                    to: Square::at(to),
                 });
             }
             r -= counts[dir];

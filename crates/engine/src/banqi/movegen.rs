@@ -95,8 +95,8 @@ impl Banqi {
                 if let Some(t) = self.jump_target(from, dir) {
                     if jt & (1 << t) != 0 {
                         push(Move::Step {
-                            from: Square(from as u8),
-                            to: Square(t as u8),
+                            from: Square::at(from as u8),
+                            to: Square::at(t as u8),
                         });
                     }
                 }
@@ -121,8 +121,8 @@ impl Banqi {
                 let to = d.trailing_zeros() as u8;
                 d &= d - 1;
                 push(Move::Step {
-                    from: Square((to as i8 - DELTAS[dir]) as u8),
-                    to: Square(to),
+                    from: Square::at((to as i8 - DELTAS[dir]) as u8),
+                    to: Square::at(to),
                 });
             }
         }
@@ -141,7 +141,7 @@ impl Banqi {
         while d != 0 {
             let s = d.trailing_zeros() as u8;
             d &= d - 1;
-            push(Move::Flip(Square(s)));
+            push(Move::Flip(Square::at(s)));
         }
         if let Some(me) = self.my_color() {
             self.gen_steps(me, None, push);

@@ -1,69 +1,18 @@
-//! Squares and actions.
+//! Squares (the shared [`board`] square on the 4 × 8 board) and actions.
 
-use serde::{Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{PlayError, square};
+use crate::{PlayError, board};
 
 use super::*;
 
 /// A square of the 4 × 8 board, `a1` = 0, `b1` = 1, … `d8` = 31.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(pub(super) u8);
+pub type Square = board::Square<FILES, RANKS>;
 
 impl Square {
-    /// The square at zero-based `file` (0 = a) and `rank` (0 = rank 1), if on the board.
-    #[must_use]
-    pub const fn new(file: u8, rank: u8) -> Option<Square> {
-        if file < FILES && rank < RANKS {
-            Some(Square(rank * FILES + file))
-        } else {
-            None
-        }
-    }
-    /// Zero-based file (0 = a).
-    #[must_use]
-    pub const fn file(self) -> u8 {
-        self.0 % FILES
-    }
-    /// Zero-based rank (0 = rank 1).
-    #[must_use]
-    pub const fn rank(self) -> u8 {
-        self.0 / FILES
-    }
-    /// The index 0..32.
-    #[must_use]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-    /// Every square, `a1` first, then `b1`, … `d8`.
-    pub fn all() -> impl Iterator<Item = Square> {
-        (0..SQUARES as u8).map(Square)
-    }
     pub(super) const fn bit(self) -> u32 {
         1 << self.0
-    }
-}
-
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(crate::game::square::name_str(self.file(), self.rank()))
-    }
-}
-
-impl FromStr for Square {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        square::parse(s, FILES, RANKS)
-            .and_then(|(f, r)| Square::new(f, r))
-            .ok_or_else(|| format!("{s:?} is not a square of the board (a1..d8)"))
-    }
-}
-
-impl Serialize for Square {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(crate::game::square::name_str(self.file(), self.rank()))
     }
 }
 
@@ -108,11 +57,11 @@ impl FromStr for Move {
             x.parse::<Square>()
                 .map_err(|e| PlayError::Parse(format!("{s:?}: {e}")))
         };
-        match t.split_once(['-', 'x']) {
-            Some((a, b)) => Ok(Move::Step {
-                from: sq(a)?,
-                to: sq(b)?,
-            }),
+        match board::parse_from_to(s) {
+            Some(squares) => {
+                let (from, to) = squares?;
+                Ok(Move::Step { from, to })
+            }
             None if t.len() >= 2 && t.len() <= 3 => Ok(Move::Flip(sq(t)?)),
             None => Err(PlayError::Parse(format!(
                 "{s:?} is not a Banqi action; write a square to flip (c3), from-to to move or \

@@ -23,6 +23,8 @@ impl Banqi {
     /// # Errors
     /// A malformed diagram or more pieces than a set holds; the message names the rank or
     /// the square.
+    // About 100 lines: reading the diagram and checking the position it describes are one
+    // pass over its cells, with one error per rank or square.
     pub fn from_diagram(
         options: &BanqiOptions,
         diagram: &str,

@@ -92,6 +92,9 @@ impl Generals {
     }
 
     /// Applies a legal move; returns the event. The heart of the rules.
+    // Over 100 lines on purpose: this is the hot path of every playout and search, and one
+    // body keeps the board, the bitboards and the event together; the rules of a ply read
+    // top to bottom.
     pub(super) fn apply(&mut self, mv: Move) -> GeneralsEvent {
         let me = self.turn;
         let them = me.other();

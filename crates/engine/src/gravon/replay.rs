@@ -61,16 +61,80 @@ pub(super) fn replay_gravon(
     limit: u32,
 ) -> Result<Match<Stratego>, ImportError> {
     let file = file_name.to_string();
-    let el_err = |element: &str, message: String| ImportError::Element {
-        file: file.clone(),
-        element: element.to_string(),
-        message,
-    };
+    let el_err = |element: &str, message: String| element_error(&file, element, message);
     let elements = parse_xml(xml).map_err(|(line, message)| ImportError::Xml {
         file: file.clone(),
         line,
         message,
     })?;
+    let game = game_element(&elements, &file)?;
+    let options = options_of(game, limit, &file)?;
+    let hidden = setups_of(&elements, &options, &file)?;
+    let date = date_from_file_name(file_name);
+
+    // Salts from the file's own hash: no real commitment existed.
+    let digest = Sha256::digest(xml.as_bytes());
+    let seed = u64::from_le_bytes(digest[..8].try_into().expect("8 bytes"));
+    let mut rng = rng_from_seed(seed);
+    let mut m = Match::<Stratego>::start(&options, hidden, &mut rng).map_err(|source| {
+        ImportError::Setup {
+            file: file.clone(),
+            source: Box::new(source),
+        }
+    })?;
+    m.set_tag("Event", "Gravon");
+    m.set_tag(
+        "Source",
+        file_name.rsplit(['/', '\\']).next().unwrap_or(file_name),
+    );
+    if let Some((y, mo)) = date {
+        m.set_tag("Date", format!("{y}.{mo:02}.??"));
+    }
+    for e in in_game(&elements, "player") {
+        let tag = match e.attr("id") {
+            Some("1") => "Red",
+            Some("2") => "Blue",
+            other => {
+                return Err(el_err(
+                    &format!("<player id={}>", other.unwrap_or("(none)")),
+                    "the id must be 1 (Red) or 2 (Blue)".into(),
+                ));
+            }
+        };
+        m.set_tag(tag, e.text.trim());
+    }
+
+    play_moves(&mut m, &elements, &file)?;
+
+    // The result.
+    let results: Vec<&Element> = in_game(&elements, "result").collect();
+    match results.as_slice() {
+        [] => {}
+        [r] => conclude(&mut m, r, &file)?,
+        _ => return Err(el_err("<result>", "appears more than once".into())),
+    }
+    Ok(m)
+}
+
+/// The `ImportError::Element` of `file` for `element`.
+fn element_error(file: &str, element: &str, message: String) -> ImportError {
+    ImportError::Element {
+        file: file.to_string(),
+        element: element.to_string(),
+        message,
+    }
+}
+
+/// The elements `name` directly inside `<game>`.
+fn in_game<'a>(elements: &'a [Element], name: &'a str) -> impl Iterator<Item = &'a Element> {
+    elements
+        .iter()
+        .filter(move |e| e.name == name && e.parent.as_deref() == Some("game"))
+}
+
+/// The one `<game>` directly inside the root `<stratego>`.
+fn game_element<'a>(elements: &'a [Element], file: &str) -> Result<&'a Element, ImportError> {
+    let el_err = |element: &str, message: String| element_error(file, element, message);
     match elements.first() {
         Some(e) if e.name == "stratego" => {}
         Some(e) => {
@@ -98,6 +162,12 @@ pub(super) fn replay_gravon(
             ));
         }
     };
+    Ok(game)
+}
+
+/// The options of the `<game type>`, under the two-squares limit `limit`.
+fn options_of(game: &Element, limit: u32, file: &str) -> Result<StrategoOptions, ImportError> {
+    let el_err = |element: &str, message: String| element_error(file, element, message);
     let kind = game
         .attr("type")
         .ok_or_else(|| el_err("<game>", "has no type attribute".into()))?;
@@ -119,20 +189,22 @@ pub(super) fn replay_gravon(
             ));
         }
     }
-    let date = date_from_file_name(file_name);
     options.two_square_limit = Some(limit);
     options.validate().map_err(|source| ImportError::Options {
-        file: file.clone(),
+        file: file.to_string(),
         source,
     })?;
-    fn in_game<'a>(elements: &'a [Element], name: &'a str) -> impl Iterator<Item = &'a Element> {
-        elements
-            .iter()
-            .filter(move |e| e.name == name && e.parent.as_deref() == Some("game"))
-    }
+    Ok(options)
+}
 
-    // The setups.
-    let fields: Vec<&Element> = in_game(&elements, "field").collect();
+/// Both setups, read from `<field content>`.
+fn setups_of(
+    elements: &[Element],
+    options: &StrategoOptions,
+    file: &str,
+) -> Result<Setups, ImportError> {
+    let el_err = |element: &str, message: String| element_error(file, element, message);
+    let fields: Vec<&Element> = in_game(elements, "field").collect();
     let field = match fields.as_slice() {
         [f] => *f,
         [] => return Err(el_err("<field>", "missing inside <game>".into())),
@@ -183,47 +255,22 @@ pub(super) fn replay_gravon(
         }
     }
     let setup = |seat: Seat| {
-        Setup::new(seat, &options, &placements[seat.index()]).map_err(|source| ImportError::Setup {
-            file: file.clone(),
+        Setup::new(seat, options, &placements[seat.index()]).map_err(|source| ImportError::Setup {
+            file: file.to_string(),
             source: Box::new(source),
         })
     };
-    let hidden = Setups([setup(Seat::First)?, setup(Seat::Second)?]);
+    Ok(Setups([setup(Seat::First)?, setup(Seat::Second)?]))
+}
 
-    // Salts from the file's own hash: no real commitment existed.
-    let digest = Sha256::digest(xml.as_bytes());
-    let seed = u64::from_le_bytes(digest[..8].try_into().expect("8 bytes"));
-    let mut rng = rng_from_seed(seed);
-    let mut m = Match::<Stratego>::start(&options, hidden, &mut rng).map_err(|source| {
-        ImportError::Setup {
-            file: file.clone(),
-            source: Box::new(source),
-        }
-    })?;
-    m.set_tag("Event", "Gravon");
-    m.set_tag(
-        "Source",
-        file_name.rsplit(['/', '\\']).next().unwrap_or(file_name),
-    );
-    if let Some((y, mo)) = date {
-        m.set_tag("Date", format!("{y}.{mo:02}.??"));
-    }
-    for e in in_game(&elements, "player") {
-        let tag = match e.attr("id") {
-            Some("1") => "Red",
-            Some("2") => "Blue",
-            other => {
-                return Err(el_err(
-                    &format!("<player id={}>", other.unwrap_or("(none)")),
-                    "the id must be 1 (Red) or 2 (Blue)".into(),
-                ));
-            }
-        };
-        m.set_tag(tag, e.text.trim());
-    }
-
-    // The moves.
-    for (n, e) in in_game(&elements, "move").enumerate() {
+/// Plays every `<move>` of the game, in order.
+fn play_moves(
+    m: &mut Match<Stratego>,
+    elements: &[Element],
+    file: &str,
+) -> Result<(), ImportError> {
+    let el_err = |element: &str, message: String| element_error(file, element, message);
+    for (n, e) in in_game(elements, "move").enumerate() {
         let want = n as u32 + 1;
         let id_text = e.attr("id").unwrap_or("");
         let element = format!("move id={id_text}");
@@ -236,7 +283,7 @@ pub(super) fn replay_gravon(
                 format!("moves must be numbered 1, 2, 3...; expected id={want}"),
             ));
         }
-        let rescue = rescue_of(&elements, e).map_err(|m| el_err(&element, m))?;
+        let rescue = rescue_of(elements, e).map_err(|m| el_err(&element, m))?;
         let sq = |attr: &str| -> Result<(Square, String), ImportError> {
             let t = e
                 .attr(attr)
@@ -262,7 +309,7 @@ pub(super) fn replay_gravon(
         let made = m
             .play(crate::stratego::Move { from, to, rescue })
             .map_err(|error| ImportError::Move {
-                file: file.clone(),
+                file: file.to_string(),
                 id,
                 source_sq: fs,
                 target_sq: ts,
@@ -278,14 +325,7 @@ pub(super) fn replay_gravon(
         }
     }
 
-    // The result.
-    let results: Vec<&Element> = in_game(&elements, "result").collect();
-    match results.as_slice() {
-        [] => {}
-        [r] => conclude(&mut m, r, &file)?,
-        _ => return Err(el_err("<result>", "appears more than once".into())),
-    }
-    Ok(m)
+    Ok(())
 }
 
 /// A square of a `<move>`: as [`gravon_square`], and in a move that carries a rescue also

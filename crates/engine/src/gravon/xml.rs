@@ -56,6 +56,8 @@ pub(super) fn decode(s: &str) -> Result<String, String> {
 /// A small XML reader: elements in document order, with their parent and text. Enough for
 /// StraDoS2 files (no namespaces; comments, processing instructions, doctype and CDATA are
 /// accepted).
+// Over 100 lines: one pass of a byte tokenizer whose cases (tags, comments, declarations,
+// CDATA, text) share the cursor, the line count and the element stack.
 pub(super) fn parse_xml(xml: &str) -> Result<Vec<Element>, (usize, String)> {
     let line_at = |pos: usize| xml[..pos].matches('\n').count() + 1;
     let mut out: Vec<Element> = Vec::new();

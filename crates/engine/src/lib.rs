@@ -22,6 +22,7 @@
 
 mod any;
 pub mod bench;
+pub mod board;
 mod commit;
 mod game;
 mod kind;

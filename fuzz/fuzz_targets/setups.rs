@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 use salpakan_engine::banqi::Deal;
 use salpakan_engine::generals::{self, GeneralsOptions};
 use salpakan_engine::stratego::{self, StrategoOptions};
-use salpakan_engine::{GameKind, GameOptions, GameSpec, Seat};
+use salpakan_engine::{GameKind, GameOptions, GameSpec, Seat, wire};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&first, rest)) = data.split_first() else {
@@ -45,10 +45,13 @@ fuzz_target!(|data: &[u8]| {
                 return;
             };
             let kind = GameKind::ALL[usize::from(first >> 3) % 3];
-            let _ = GameSpec::default_for(kind).new_match(&request, 1);
+            let spec = GameSpec::default_for(kind);
+            let _ = wire::new_match(&spec, &request, 1);
             if let Some(setup) = request.get("setup") {
-                if kind.has_setups() {
-                    let _ = GameSpec::default_for(kind).check_setup(seat, setup);
+                if let Ok(s) = wire::setup_from_json(&spec, seat, setup) {
+                    // An accepted setup reads back from its own JSON as the same setup.
+                    let again = wire::setup_from_json(&spec, seat, &wire::setup_json(&s));
+                    assert_eq!(again.as_ref(), Ok(&s));
                 }
             }
         }

@@ -80,6 +80,9 @@ export function gameScreen(/** @type {string} */ id) {
   screen.relabel = () => {
     if (!st) return replace(root, h('p', { class: 'card' }, T.game.connecting));
     root.dataset.offline = T.game.offline;
+    // a battle's announcement is a moment in the old language: let it go
+    battle?.pop.remove();
+    battle = null;
     const kept = editor?.placement;
     editor = null;
     board = null;

@@ -3,6 +3,7 @@
 // Names, labels and help texts are in the message catalogues (i18n/*.js: `games`).
 
 import { T } from './i18n.js';
+import { LAYOUT } from './layout.js';
 
 /** @typedef {import('./pieces.js').GameName} GameName */
 
@@ -31,16 +32,13 @@ import { T } from './i18n.js';
 export const GAMES = {
   generals: {
     name: 'generals',
-    files: 9,
-    ranks: 8,
-    seats: ['white', 'black'],
-    hasSetup: true,
-    order: ['5G', '4G', '3G', '2G', '1G', 'COL', 'LTC', 'MAJ', 'CPT', '1LT', '2LT', 'SGT', 'PVT', 'SPY', 'FLG'],
-    armies: {
-      full: { '5G': 1, '4G': 1, '3G': 1, '2G': 1, '1G': 1, COL: 1, LTC: 1, MAJ: 1, CPT: 1, '1LT': 1, '2LT': 1, SGT: 1, PVT: 6, SPY: 2, FLG: 1 },
-      reduced: { '5G': 1, '4G': 1, '3G': 1, '1G': 1, COL: 1, CPT: 1, '1LT': 1, PVT: 2, SPY: 1, FLG: 1 },
-    },
-    lakes: [],
+    files: LAYOUT.generals.files,
+    ranks: LAYOUT.generals.ranks,
+    seats: LAYOUT.generals.seats,
+    hasSetup: LAYOUT.generals.has_setup,
+    order: LAYOUT.generals.order,
+    armies: LAYOUT.generals.armies,
+    lakes: LAYOUT.generals.lakes,
     options: [
       { key: 'army', type: 'select', choices: ['full', 'reduced'], default: 'full' },
       { key: 'flag_rule', type: 'select', choices: ['adjacent', 'one_turn', 'electronic'], default: 'adjacent' },
@@ -52,18 +50,13 @@ export const GAMES = {
   },
   stratego: {
     name: 'stratego',
-    files: 10,
-    ranks: 10,
-    seats: ['red', 'blue'],
-    hasSetup: true,
-    order: ['10', '9', '8', '7', '6', '5', '4', '3', '2', 'S', 'B', 'F'],
-    armies: {
-      classic: { '10': 1, '9': 1, '8': 2, '7': 3, '6': 4, '5': 4, '4': 4, '3': 5, '2': 8, S: 1, B: 6, F: 1 },
-      barrage: { '10': 1, '9': 1, '3': 1, '2': 2, S: 1, B: 1, F: 1 },
-      duel: { '10': 1, '9': 1, '3': 2, '2': 2, S: 1, B: 2, F: 1 },
-      ultimate_lightning: { '10': 1, '9': 1, '8': 1, '7': 1, '6': 2, '5': 2, '4': 2, '3': 2, '2': 4, S: 1, B: 2, F: 1 },
-    },
-    lakes: ['c5', 'd5', 'c6', 'd6', 'g5', 'h5', 'g6', 'h6'],
+    files: LAYOUT.stratego.files,
+    ranks: LAYOUT.stratego.ranks,
+    seats: LAYOUT.stratego.seats,
+    hasSetup: LAYOUT.stratego.has_setup,
+    order: LAYOUT.stratego.order,
+    armies: LAYOUT.stratego.armies,
+    lakes: LAYOUT.stratego.lakes,
     options: [
       { key: 'army', type: 'select', choices: ['classic', 'barrage', 'duel', 'ultimate_lightning'], default: 'classic' },
       { key: 'scout_strike', type: 'bool', default: true },
@@ -73,13 +66,13 @@ export const GAMES = {
   },
   banqi: {
     name: 'banqi',
-    files: 4,
-    ranks: 8,
-    seats: ['first', 'second'],
-    hasSetup: false,
-    order: ['K', 'G', 'M', 'R', 'N', 'C', 'P', 'k', 'g', 'm', 'r', 'n', 'c', 'p'],
-    armies: {},
-    lakes: [],
+    files: LAYOUT.banqi.files,
+    ranks: LAYOUT.banqi.ranks,
+    seats: LAYOUT.banqi.seats,
+    hasSetup: LAYOUT.banqi.has_setup,
+    order: LAYOUT.banqi.order,
+    armies: LAYOUT.banqi.armies,
+    lakes: LAYOUT.banqi.lakes,
     options: [
       { key: 'ruleset', type: 'select', choices: ['taiwan', 'hongkong', 'mainland'], default: 'taiwan' },
       { key: 'capture_face_down', type: 'bool', default: false },

@@ -28,7 +28,7 @@ export function reasonText(/** @type {string|undefined|null} */ reason) {
 
 /** "White won" or "Draw". */
 export function resultShort(/** @type {{winner: string|null, reason: string}} */ r) {
-  return r.winner ? T.game.won(seatName(r.winner)) : T.game.draw;
+  return r.winner ? T.replay.seatWon(seatName(r.winner)) : T.game.draw;
 }
 
 /** A line describing a ply for the move list and the notice. */

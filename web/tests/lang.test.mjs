@@ -156,7 +156,7 @@ for (const [locale, lang, seen] of /** @type {const} */ ([['fil-PH', 'fil', 'Pan
   });
 }
 
-test('the header with its language picker fits a 360 px phone in every language, the picker in sight', { timeout: 60000 }, async () => {
+test('the header with its language picker, the lobby, rules, a game and a setup fit a 360 px phone in every language, the picker in sight', { timeout: 60000 }, async () => {
   const { page, context } = await newPage(chrome.browser, PHONE360, { locale: 'en-US' });
   await enter(page, server.url, 'Lang360-long-name');
   for (const lang of ['en', 'fil', 'zh-Hant']) {
@@ -175,6 +175,19 @@ test('the header with its language picker fits a 360 px phone in every language,
       await page.locator('#lang').waitFor();
     }
   }
+  await page.locator('#lang').selectOption('en');
+  // a game page (Banqi's was the widest) and the Stratego setup, in Filipino, at 360 px
+  await botGame(page, server.url, 'Lang360-long-name', { game: 'banqi', title: 'Banqi', clock: '600+5' });
+  await page.locator('.side-panel .status').waitFor();
+  await page.locator('#lang').selectOption('fil');
+  await page.waitForTimeout(200);
+  await assertNoSideScroll(page, 'the Banqi game page at 360 px in Filipino');
+  await page.locator('#lang').selectOption('en');
+  await botGame(page, server.url, 'Lang360-long-name', { game: 'stratego', title: 'Stratego', clock: 'none' });
+  await page.locator('.setup-view').waitFor();
+  await page.locator('#lang').selectOption('zh-Hant');
+  await page.waitForTimeout(200);
+  await assertNoSideScroll(page, 'the Stratego setup at 360 px in Chinese');
   await page.locator('#lang').selectOption('en');
   await context.close();
 });

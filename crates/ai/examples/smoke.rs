@@ -20,35 +20,18 @@ fn main() {
         .parse()
         .unwrap();
     let games: u64 = args.get(4).map_or(4, |s| s.parse().unwrap());
-    let opts = match kind {
-        GameKind::Banqi => serde_json::json!({}),
-        _ => serde_json::json!({"max_quiet_plies": 200}),
-    };
+    let game = salpakan_ai::arena::default_spec(kind);
     let mut score = 0.0;
     for g in 0..games {
         let specs = if g % 2 == 0 { [&a, &b] } else { [&b, &a] };
-        let mut req = serde_json::Map::new();
-        if kind.has_setups() {
-            let mut setups = serde_json::Map::new();
-            for s in Seat::BOTH {
-                setups.insert(
-                    kind.seat_name(s).into(),
-                    choose_setup(specs[s.index()], kind, &opts, s, g * 2 + s as u64).unwrap(),
-                );
-            }
-            req.insert("setups".into(), setups.into());
-        }
-        let mut m = kind.new_match(&opts, &req, g).unwrap();
+        let setups =
+            Seat::BOTH.map(|s| choose_setup(specs[s.index()], &game, s, g * 2 + s as u64).ok());
+        let [white, black] = &setups;
+        let mut m = game.new_match([white.as_ref(), black.as_ref()], g).unwrap();
         let t = std::time::Instant::now();
         while let Some(s) = m.to_move() {
-            let mv = choose_move(
-                specs[s.index()],
-                m.as_ref(),
-                s,
-                g * 1000 + u64::from(m.ply()),
-            )
-            .unwrap();
-            m.play_text(&mv).unwrap();
+            let mv = choose_move(specs[s.index()], &m, s, g * 1000 + u64::from(m.ply())).unwrap();
+            m.play(mv).unwrap();
             if m.ply() > 3000 {
                 break;
             }

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use salpakan_engine::{AnyMatch, Copy, EndReason, GameKind, Outcome, Seat};
-use serde_json::Value;
+use salpakan_engine::{
+    AnyMatch, Copy, EndReason, GameKind, GameSpec, Outcome, Seat, SeatSetup, wire,
+};
 
 use crate::legacy::{Incidents, LegacyBot, Turn};
 use crate::protocol::{BotFailure, ExternalBot};
@@ -16,8 +17,9 @@ use crate::{BotKind, BotSpec, choose_move, choose_setup};
 /// What to play.
 #[derive(Clone, Debug)]
 pub struct ArenaConfig {
-    /// The game.
-    pub kind: GameKind,
+    /// The game and its options (the arena's default sets `max_quiet_plies` to 200 for
+    /// Generals and Stratego: [`default_spec`]).
+    pub spec: GameSpec,
     /// The bots (at least two).
     pub bots: Vec<BotSpec>,
     /// Games per pairing; seats alternate, so each bot plays half of them first.
@@ -30,9 +32,6 @@ pub struct ArenaConfig {
     pub records: Option<PathBuf>,
     /// Only the first bot against each of the others, instead of every pairing.
     pub gauntlet: bool,
-    /// The game options, as JSON (the arena default sets `max_quiet_plies` to 200 for
-    /// Generals and Stratego).
-    pub options: Value,
     /// A game still running after this many plies is stopped as a draw.
     pub max_plies: u32,
 }
@@ -42,14 +41,13 @@ impl ArenaConfig {
     #[must_use]
     pub fn new(kind: GameKind, bots: Vec<BotSpec>) -> ArenaConfig {
         ArenaConfig {
-            kind,
+            spec: default_spec(kind),
             bots,
             games: 2,
             jobs: 1,
             seed: 1,
             records: None,
             gauntlet: false,
-            options: default_options(kind),
             max_plies: 3000,
         }
     }
@@ -58,10 +56,19 @@ impl ArenaConfig {
 /// The arena's default options: the rules' defaults, with `max_quiet_plies` 200 for
 /// Generals and Stratego (RULES.md: "200 for bot arenas"); Banqi keeps its own default.
 #[must_use]
-pub fn default_options(kind: GameKind) -> Value {
-    match kind {
-        GameKind::Generals | GameKind::Stratego => serde_json::json!({"max_quiet_plies": 200}),
-        GameKind::Banqi => serde_json::json!({}),
+pub fn default_spec(kind: GameKind) -> GameSpec {
+    GameSpec::from_pairs(kind, default_option_pairs(kind).iter().copied())
+        .expect("max_quiet_plies=200 is an option of Generals and Stratego")
+}
+
+/// The options where the arena's default differs from the rules' (what
+/// [`default_spec`] sets), as `(key, value)` pairs.
+#[must_use]
+pub fn default_option_pairs(kind: GameKind) -> &'static [(&'static str, &'static str)] {
+    if kind.has_setups() {
+        &[("max_quiet_plies", "200")]
+    } else {
+        &[]
     }
 }
 
@@ -191,12 +198,8 @@ pub fn run(
     if cfg.bots.len() < 2 {
         return Err(ArenaError::TooFewBots);
     }
-    // Check the options once.
-    cfg.kind
-        .new_match(&cfg.options, &serde_json::Map::new(), 0)
-        .map_err(|e| ArenaError::Options(e.to_string()))?;
     for b in &cfg.bots {
-        crate::legacy::check_options(b, cfg.kind, &cfg.options).map_err(ArenaError::Options)?;
+        crate::legacy::check_options(b, &cfg.spec).map_err(ArenaError::Options)?;
     }
     if let Some(dir) = &cfg.records {
         std::fs::create_dir_all(dir).map_err(|e| ArenaError::Records {
@@ -243,7 +246,7 @@ pub fn run(
                     m.set_record_tag("Event", "salpakan arena".into());
                     m.set_record_tag("Round", (i + 1).to_string());
                     for s in Seat::BOTH {
-                        let mut name = cfg.kind.seat_name(s).to_string();
+                        let mut name = cfg.spec.kind().seat_name(s).to_string();
                         name[..1].make_ascii_uppercase();
                         m.set_record_tag(&name, cfg.bots[seats[s.index()]].to_string());
                     }
@@ -256,7 +259,7 @@ pub fn run(
                         .map(|s| {
                             format!(
                                 "{}: {}",
-                                cfg.kind.seat_name(s),
+                                cfg.spec.kind().seat_name(s),
                                 incidents[s.index()].brief()
                             )
                         })
@@ -311,16 +314,15 @@ fn play_one(
     cfg: &ArenaConfig,
     seats: [usize; 2],
     seed: u64,
-) -> (Box<dyn AnyMatch>, Option<String>, [Incidents; 2]) {
-    let kind = cfg.kind;
+) -> (AnyMatch, Option<String>, [Incidents; 2]) {
+    let kind = cfg.spec.kind();
     let specs = seats.map(|i| &cfg.bots[i]);
     let mut ext: [Option<ExternalBot>; 2] = [None, None];
     let mut legacy: [Option<LegacyBot>; 2] = [None, None];
     let mut failure: Option<(Seat, String)> = None;
-    let mut setups = serde_json::Map::new();
+    let mut setups: [Option<SeatSetup>; 2] = [None, None];
     for s in Seat::BOTH {
         let spec = specs[s.index()];
-        let name = kind.seat_name(s);
         let setup_seed = mix(seed, 100 + s as u64);
         if let Some(spawned) = LegacyBot::spawn(spec) {
             // The opponent's bot without its parameters (a seed is nobody's business).
@@ -331,14 +333,13 @@ fn play_one(
                 }
                 Ok(mut b) => {
                     match b.start(kind, s, &opponent) {
-                        Ok(Some(setup)) => {
-                            if let Err(e) = kind.check_setup(&cfg.options, s, &setup) {
+                        Ok(Some(setup)) => match wire::setup_from_json(&cfg.spec, s, &setup) {
+                            Err(e) => {
                                 b.note_bad_setup();
                                 failure.get_or_insert((s, format!("bad setup: {e}")));
-                            } else {
-                                setups.insert(name.into(), setup);
                             }
-                        }
+                            Ok(setup) => setups[s.index()] = Some(setup),
+                        },
                         Ok(None) => {}
                         Err(e) => {
                             failure.get_or_insert((s, e.to_string()));
@@ -350,7 +351,7 @@ fn play_one(
         } else if let BotKind::Command(cmd) = spec.kind() {
             let timeout = spec.param("timeout").unwrap_or(5000);
             let started = ExternalBot::spawn(cmd, timeout).and_then(|mut b| {
-                let setup = b.start(kind, s, &cfg.options)?;
+                let setup = b.start(&cfg.spec, s)?;
                 Ok((b, setup))
             });
             match started {
@@ -358,15 +359,14 @@ fn play_one(
                     ext[s.index()] = Some(b);
                     if kind.has_setups() {
                         let setup = match setup {
-                            Some(v) => v,
-                            None => kind
-                                .random_setup(&cfg.options, s, setup_seed)
-                                .expect("options checked"),
+                            Some(v) => wire::setup_from_json(&cfg.spec, s, &v),
+                            None => cfg.spec.random_setup(s, setup_seed),
                         };
-                        if let Err(e) = kind.check_setup(&cfg.options, s, &setup) {
-                            failure.get_or_insert((s, format!("bad setup: {e}")));
-                        } else {
-                            setups.insert(name.into(), setup);
+                        match setup {
+                            Err(e) => {
+                                failure.get_or_insert((s, format!("bad setup: {e}")));
+                            }
+                            Ok(setup) => setups[s.index()] = Some(setup),
                         }
                     }
                 }
@@ -375,19 +375,16 @@ fn play_one(
                 }
             }
         } else if kind.has_setups() {
-            let setup =
-                choose_setup(spec, kind, &cfg.options, s, setup_seed).expect("options checked");
-            setups.insert(name.into(), setup);
+            let setup = choose_setup(spec, &cfg.spec, s, setup_seed).expect("a game with setups");
+            setups[s.index()] = Some(setup);
         }
     }
-    let mut request = serde_json::Map::new();
-    if kind.has_setups() {
-        request.insert("setups".into(), Value::Object(setups));
-    }
-    let mut m = kind
-        .new_match(&cfg.options, &request, seed)
-        .expect("options and setups checked");
-    let forfeit = |m: &mut Box<dyn AnyMatch>, s: Seat, why: &str| -> String {
+    let [first, second] = &setups;
+    let mut m = cfg
+        .spec
+        .new_match([first.as_ref(), second.as_ref()], seed)
+        .expect("setups checked");
+    let forfeit = |m: &mut AnyMatch, s: Seat, why: &str| -> String {
         let _ = m.conclude(Outcome::win(s.other(), EndReason::Forfeit));
         format!(
             "{} ({}) forfeits: {why}",
@@ -423,22 +420,22 @@ fn play_one(
             continue;
         }
         let answer = match ext[s.index()].as_mut() {
-            Some(b) => b.choose(m.as_ref(), s),
-            None => Ok(choose_move(
-                specs[s.index()],
-                m.as_ref(),
-                s,
-                mix(seed, u64::from(m.ply())),
-            )
-            .expect("built-in bots always move")),
-        };
-        let result = answer.and_then(|mv| {
-            m.play_text(&mv)
-                .map(|_| ())
-                .map_err(|e| BotFailure::Illegal {
-                    mv: mv.clone(),
+            Some(b) => b.choose(&m, s).and_then(|text| {
+                m.parse_move(&text).map_err(|e| BotFailure::Illegal {
+                    mv: text,
                     why: e.to_string(),
                 })
+            }),
+            None => Ok(
+                choose_move(specs[s.index()], &m, s, mix(seed, u64::from(m.ply())))
+                    .expect("built-in bots always move"),
+            ),
+        };
+        let result = answer.and_then(|mv| {
+            m.play(mv).map_err(|e| BotFailure::Illegal {
+                mv: mv.to_string(),
+                why: e.to_string(),
+            })
         });
         if let Err(e) = result {
             termination = Some(forfeit(&mut m, s, &e.to_string()));
@@ -448,10 +445,10 @@ fn play_one(
     let mut incidents = [Incidents::default(); 2];
     for s in Seat::BOTH {
         if let Some(b) = ext[s.index()].as_mut() {
-            b.finish(m.as_ref(), s);
+            b.finish(&m, s);
         }
         if let Some(b) = legacy[s.index()].as_mut() {
-            b.finish(m.as_ref(), s);
+            b.finish(&m, s);
             incidents[s.index()] = b.incidents();
         }
     }

@@ -10,12 +10,14 @@
 //! history on them.
 //!
 //! ```
-//! use salpakan_ai::{BotSpec, choose_move};
-//! use salpakan_engine::{AnyMatch, GameKind, Seat};
+//! use salpakan_ai::{BotSpec, choose_move, choose_setup};
+//! use salpakan_engine::{GameKind, GameSpec, Seat};
 //!
-//! let m = GameKind::Generals.new_match(&serde_json::Value::Null, &Default::default(), 1).unwrap();
+//! let game = GameSpec::default_for(GameKind::Generals);
 //! let spec: BotSpec = "random".parse().unwrap();
-//! let mv = choose_move(&spec, m.as_ref(), Seat::First, 7).unwrap();
+//! let white = choose_setup(&spec, &game, Seat::First, 3).unwrap();
+//! let m = game.new_match([Some(&white), None], 1).unwrap();
+//! let mv = choose_move(&spec, &m, Seat::First, 7).unwrap();
 //! assert!(m.legal_moves().contains(&mv));
 //! ```
 #![forbid(unsafe_code)]
@@ -35,10 +37,7 @@ pub use games::AiGame;
 pub use knowledge::Knowledge;
 pub use spec::{BotKind, BotSpec};
 
-use salpakan_engine::banqi::Banqi;
-use salpakan_engine::generals::Generals;
-use salpakan_engine::stratego::Stratego;
-use salpakan_engine::{AnyMatch, GameKind, Match, Seat};
+use salpakan_engine::{AnyGame, AnyMatch, AnyMove, GameSpec, Match, Seat, SeatSetup, with_match};
 
 /// What went wrong choosing a move or a setup, said so that the user knows what to do.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -83,25 +82,22 @@ pub enum AiError {
          through choose_move; use a built-in bot (random, greedy, mcts)"
     )]
     External(String),
-    /// The match is of a type this crate does not know.
-    #[error("this match's type is not a salpakan game this crate knows")]
-    UnknownMatch,
     /// Bad options, or a game without setups.
     #[error("{0}")]
     Setup(String),
 }
 
-/// The bot's move for `seat` in `game` (it sees only that seat's knowledge), written in the
-/// game's notation. Blocks up to the bot's time budget.
+/// The bot's move for `seat` in `game` (it sees only that seat's knowledge). Blocks up to
+/// the bot's time budget.
 ///
 /// # Errors
-/// An external bot spec, a match of an unknown type, or a seat that is not to move.
+/// An external bot spec, or a seat that is not to move.
 pub fn choose_move(
     spec: &BotSpec,
-    game: &dyn AnyMatch,
+    game: &AnyMatch,
     seat: Seat,
     seed: u64,
-) -> Result<String, AiError> {
+) -> Result<AnyMove, AiError> {
     if spec.is_external() {
         return Err(AiError::External(spec.to_string()));
     }
@@ -115,44 +111,29 @@ pub fn choose_move(
             },
         });
     }
-    fn go<G: AiGame>(
-        spec: &BotSpec,
-        game: &dyn AnyMatch,
-        seat: Seat,
-        seed: u64,
-    ) -> Result<String, AiError> {
-        let m = game
-            .as_any()
-            .downcast_ref::<Match<G>>()
-            .ok_or(AiError::UnknownMatch)?;
-        let k = Knowledge::of(m, seat);
-        Ok(bots::choose(spec, &k, seed).to_string())
+    fn go<G: AiGame + AnyGame>(spec: &BotSpec, m: &Match<G>, seat: Seat, seed: u64) -> AnyMove {
+        G::any_move(bots::choose(spec, &Knowledge::of(m, seat), seed))
     }
-    match game.kind() {
-        GameKind::Generals => go::<Generals>(spec, game, seat, seed),
-        GameKind::Stratego => go::<Stratego>(spec, game, seat, seed),
-        GameKind::Banqi => go::<Banqi>(spec, game, seat, seed),
-    }
+    Ok(with_match!(game, m => go(spec, m, seat, seed)))
 }
 
-/// A bot-made setup for `seat` (Generals, Stratego) as a JSON object square → piece code.
+/// A bot-made setup for `seat` (Generals, Stratego), checked against `game`'s options.
 /// Built-in bots use a setup policy with variety (not uniformly random); external specs get
 /// the same policy.
 ///
 /// # Errors
-/// Bad options, or a game without setups (Banqi is dealt).
+/// A game without setups (Banqi is dealt).
 pub fn choose_setup(
     spec: &BotSpec,
-    kind: GameKind,
-    options: &serde_json::Value,
+    game: &GameSpec,
     seat: Seat,
     seed: u64,
-) -> Result<serde_json::Value, AiError> {
+) -> Result<SeatSetup, AiError> {
     let seed = bots::mix_seed(spec, seed);
-    match kind {
-        GameKind::Generals => games::generals::setup_json(options, seat, seed),
-        GameKind::Stratego => games::stratego::setup_json(options, seat, seed),
-        GameKind::Banqi => Err(AiError::Setup(
+    match game {
+        GameSpec::Generals(o) => games::generals::seat_setup(game, o, seat, seed),
+        GameSpec::Stratego(o) => games::stratego::seat_setup(game, o, seat, seed),
+        GameSpec::Banqi(_) => Err(AiError::Setup(
             "banqi has no setups: the pieces are dealt".into(),
         )),
     }
@@ -162,18 +143,9 @@ pub fn choose_setup(
 /// their evaluation of the position (from their own knowledge) says they are not winning.
 /// External bots decline.
 #[must_use]
-pub fn accepts_draw(spec: &BotSpec, game: &dyn AnyMatch, seat: Seat) -> bool {
+pub fn accepts_draw(spec: &BotSpec, game: &AnyMatch, seat: Seat) -> bool {
     if spec.is_external() || game.outcome().is_some() {
         return false;
     }
-    fn go<G: AiGame>(spec: &BotSpec, game: &dyn AnyMatch, seat: Seat) -> bool {
-        game.as_any()
-            .downcast_ref::<Match<G>>()
-            .is_some_and(|m| bots::accepts_draw(spec, &Knowledge::of(m, seat)))
-    }
-    match game.kind() {
-        GameKind::Generals => go::<Generals>(spec, game, seat),
-        GameKind::Stratego => go::<Stratego>(spec, game, seat),
-        GameKind::Banqi => go::<Banqi>(spec, game, seat),
-    }
+    with_match!(game, m => bots::accepts_draw(spec, &Knowledge::of(m, seat)))
 }

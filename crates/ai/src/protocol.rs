@@ -21,7 +21,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use salpakan_engine::{AnyMatch, GameKind, Seat, Viewer};
+use salpakan_engine::{AnyMatch, GameKind, GameSpec, Seat, Viewer, wire};
 use serde_json::{Value, json};
 
 /// Why an external bot lost its game.
@@ -177,22 +177,19 @@ impl ExternalBot {
         }
     }
 
-    /// Sends the start message; returns the bot's setup (`None`: it asked for a random one,
-    /// or the game has no setups).
+    /// Sends the start message; returns the bot's setup as it answered it, a JSON object
+    /// for [`wire::setup_from_json`](salpakan_engine::wire::setup_from_json) to check
+    /// (`None`: it asked for a random one, or the game has no setups).
     ///
     /// # Errors
     /// A failure of the program.
-    pub fn start(
-        &mut self,
-        kind: GameKind,
-        seat: Seat,
-        options: &Value,
-    ) -> Result<Option<Value>, BotFailure> {
+    pub fn start(&mut self, spec: &GameSpec, seat: Seat) -> Result<Option<Value>, BotFailure> {
+        let kind = spec.kind();
         self.send(&json!({
             "type": "start",
             "game": kind.name(),
             "seat": kind.seat_name(seat),
-            "options": options,
+            "options": wire::options_json(spec),
             "timeout_ms": self.timeout_ms,
         }))?;
         let a = self.answer()?;
@@ -200,11 +197,11 @@ impl ExternalBot {
     }
 
     /// Sends the seat's turn (observation, the plies since its last turn, legal moves) and
-    /// returns the move it answers.
+    /// returns the move it answers, as written (for [`AnyMatch::parse_move`]).
     ///
     /// # Errors
     /// A failure of the program.
-    pub fn choose(&mut self, game: &dyn AnyMatch, seat: Seat) -> Result<String, BotFailure> {
+    pub fn choose(&mut self, game: &AnyMatch, seat: Seat) -> Result<String, BotFailure> {
         let viewer = Viewer::Player(seat);
         let history = game.history_json(viewer);
         let new: Vec<Value> = history[self.seen.min(history.len())..].to_vec();
@@ -222,7 +219,7 @@ impl ExternalBot {
 
     /// Tells the bot the game is over and closes its input; the program is then waited for
     /// briefly and killed if still running.
-    pub fn finish(&mut self, game: &dyn AnyMatch, seat: Seat) {
+    pub fn finish(&mut self, game: &AnyMatch, seat: Seat) {
         let result = game.outcome().map(|o| o.view(game.kind()));
         let _ = self.send(&json!({
             "type": "end",

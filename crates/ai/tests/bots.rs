@@ -3,7 +3,7 @@
 
 use salpakan_ai::{BotSpec, choose_move, choose_setup};
 use salpakan_engine::generals::{Generals, GeneralsOptions, Setup, Setups};
-use salpakan_engine::{AnyMatch, Game, GameKind, Match, Seat, rng_from_seed};
+use salpakan_engine::{AnyMatch, Game, GameKind, GameSpec, Match, Seat, rng_from_seed, wire};
 
 fn spec(s: &str) -> BotSpec {
     s.parse().unwrap()
@@ -70,6 +70,7 @@ fn bot_choice_ignores_hidden_information_it_cannot_see() {
         b.play(mv).unwrap();
         played += 1;
     }
+    let (a, b) = (AnyMatch::from(a), AnyMatch::from(b));
     for s in ["random", "greedy", "mcts:iters=150"] {
         let bot = spec(s);
         let ma = choose_move(&bot, &a, Seat::First, 9).unwrap();
@@ -84,20 +85,19 @@ fn bot_choice_ignores_hidden_information_it_cannot_see() {
 #[test]
 fn mcts_is_deterministic_for_a_seed_and_an_iteration_budget() {
     for kind in GameKind::ALL {
-        let m = kind
-            .new_match(&serde_json::Value::Null, &Default::default(), 5)
+        let mut m: AnyMatch = GameSpec::default_for(kind)
+            .new_match([None, None], 5)
             .unwrap();
-        let mut m: Box<dyn AnyMatch> = m;
         // A few random plies first.
         for i in 0..6u64 {
             let Some(s) = m.to_move() else { break };
-            let mv = choose_move(&spec("random"), m.as_ref(), s, i).unwrap();
-            m.play_text(&mv).unwrap();
+            let mv = choose_move(&spec("random"), &m, s, i).unwrap();
+            m.play(mv).unwrap();
         }
         let Some(s) = m.to_move() else { continue };
         let bot = spec("mcts:iters=200");
-        let a = choose_move(&bot, m.as_ref(), s, 11).unwrap();
-        let b = choose_move(&bot, m.as_ref(), s, 11).unwrap();
+        let a = choose_move(&bot, &m, s, 11).unwrap();
+        let b = choose_move(&bot, &m, s, 11).unwrap();
         assert_eq!(a, b, "{kind}");
         assert!(m.legal_moves().contains(&a));
     }
@@ -111,24 +111,23 @@ fn every_bot_finishes_games_of_every_kind_with_legal_moves() {
             .enumerate()
         {
             let bots = pair.map(spec);
-            let opts = serde_json::json!({"max_quiet_plies": 60});
-            let mut req = serde_json::Map::new();
-            if kind.has_setups() {
-                let mut setups = serde_json::Map::new();
-                for s in Seat::BOTH {
-                    let v = choose_setup(&bots[s.index()], kind, &opts, s, i as u64).unwrap();
-                    kind.check_setup(&opts, s, &v).unwrap();
-                    setups.insert(kind.seat_name(s).into(), v);
-                }
-                req.insert("setups".into(), setups.into());
-            }
-            let mut m = kind.new_match(&opts, &req, i as u64).unwrap();
+            let opts = GameSpec::from_text(kind, "max_quiet_plies=60").unwrap();
+            let setups = Seat::BOTH.map(|s| {
+                let v = choose_setup(&bots[s.index()], &opts, s, i as u64).ok()?;
+                wire::setup_from_json(&opts, s, &wire::setup_json(&v)).unwrap();
+                Some(v)
+            });
+            assert_eq!(setups.iter().all(Option::is_some), kind.has_setups());
+            let [first, second] = &setups;
+            let mut m = opts
+                .new_match([first.as_ref(), second.as_ref()], i as u64)
+                .unwrap();
             while let Some(s) = m.to_move() {
                 if m.ply() > 400 {
                     break;
                 }
-                let mv = choose_move(&bots[s.index()], m.as_ref(), s, u64::from(m.ply())).unwrap();
-                m.play_text(&mv).unwrap();
+                let mv = choose_move(&bots[s.index()], &m, s, u64::from(m.ply())).unwrap();
+                m.play(mv).unwrap();
             }
         }
     }
@@ -137,14 +136,14 @@ fn every_bot_finishes_games_of_every_kind_with_legal_moves() {
 #[test]
 fn setups_have_variety_and_keep_the_generals_flag_back() {
     let bot = spec("mcts");
-    let opts = serde_json::Value::Null;
+    let generals = GameSpec::default_for(GameKind::Generals);
+    let stratego = GameSpec::default_for(GameKind::Stratego);
     let mut distinct = std::collections::BTreeSet::new();
     let mut front = 0;
     for seed in 0..20 {
-        let v = choose_setup(&bot, GameKind::Generals, &opts, Seat::First, seed).unwrap();
-        GameKind::Generals
-            .check_setup(&opts, Seat::First, &v)
-            .unwrap();
+        let v = choose_setup(&bot, &generals, Seat::First, seed).unwrap();
+        let v = wire::setup_json(&v);
+        wire::setup_from_json(&generals, Seat::First, &v).unwrap();
         let flag = v
             .as_object()
             .unwrap()
@@ -154,17 +153,16 @@ fn setups_have_variety_and_keep_the_generals_flag_back() {
             .unwrap();
         front += usize::from(flag.ends_with('3'));
         distinct.insert(v.to_string());
-        let st = choose_setup(&bot, GameKind::Stratego, &opts, Seat::Second, seed).unwrap();
-        GameKind::Stratego
-            .check_setup(&opts, Seat::Second, &st)
-            .unwrap();
+        let st = choose_setup(&bot, &stratego, Seat::Second, seed).unwrap();
+        wire::setup_from_json(&stratego, Seat::Second, &wire::setup_json(&st)).unwrap();
     }
     assert!(distinct.len() >= 18);
     assert!(
         front <= 3,
         "{front} of 20 setups put the Flag on the front rank"
     );
-    assert!(choose_setup(&bot, GameKind::Banqi, &opts, Seat::First, 1).is_err());
+    let banqi = GameSpec::default_for(GameKind::Banqi);
+    assert!(choose_setup(&bot, &banqi, Seat::First, 1).is_err());
 }
 
 mod search_rules {

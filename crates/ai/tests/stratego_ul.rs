@@ -1,7 +1,7 @@
 //! Bots play Stratego Ultimate Lightning legally to the end, rescues included.
 
 use salpakan_ai::{BotSpec, choose_move, choose_setup};
-use salpakan_engine::{GameKind, Seat};
+use salpakan_engine::{GameKind, Seat, wire};
 
 fn spec(s: &str) -> BotSpec {
     s.parse().unwrap()
@@ -11,22 +11,23 @@ fn spec(s: &str) -> BotSpec {
 fn play(pair: [&str; 2], seed: u64, quiet: u32) -> (bool, usize) {
     let kind = GameKind::Stratego;
     let bots = pair.map(spec);
-    let opts = serde_json::json!({"army": "ultimate_lightning", "max_quiet_plies": quiet});
-    let mut setups = serde_json::Map::new();
-    for s in Seat::BOTH {
-        let v = choose_setup(&bots[s.index()], kind, &opts, s, seed).unwrap();
-        kind.check_setup(&opts, s, &v).unwrap();
-        setups.insert(kind.seat_name(s).into(), v);
-    }
-    let mut req = serde_json::Map::new();
-    req.insert("setups".into(), setups.into());
-    let mut m = kind.new_match(&opts, &req, seed).unwrap();
+    let opts = wire::spec_from_json(
+        kind,
+        &serde_json::json!({"army": "ultimate_lightning", "max_quiet_plies": quiet}),
+    )
+    .unwrap();
+    let setups = Seat::BOTH.map(|s| {
+        let v = choose_setup(&bots[s.index()], &opts, s, seed).unwrap();
+        wire::setup_from_json(&opts, s, &wire::setup_json(&v)).unwrap()
+    });
+    let [red, blue] = &setups;
+    let mut m = opts.new_match([Some(red), Some(blue)], seed).unwrap();
     let mut rescues = 0;
     while let Some(s) = m.to_move() {
-        let mv = choose_move(&bots[s.index()], m.as_ref(), s, seed ^ u64::from(m.ply())).unwrap();
+        let mv = choose_move(&bots[s.index()], &m, s, seed ^ u64::from(m.ply())).unwrap();
         assert!(m.legal_moves().contains(&mv), "{mv} is not legal");
-        rescues += usize::from(mv.contains('+'));
-        m.play_text(&mv).unwrap();
+        rescues += usize::from(mv.to_string().contains('+'));
+        m.play(mv).unwrap();
     }
     (m.to_move().is_none(), rescues)
 }

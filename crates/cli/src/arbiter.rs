@@ -7,7 +7,7 @@ use std::io::{BufRead, Write};
 
 use salpakan_engine::{
     AnyMatch, Copy, EndReason, GameKind, Outcome, Record, Seat, Viewer, reason_ends_off_board,
-    replay_record,
+    replay_record, wire,
 };
 use serde_json::{Map, Value, json};
 
@@ -20,7 +20,7 @@ const OPS: &str =
 /// The arbiter: at most one game at a time, replaced by `new` or `load`.
 #[derive(Debug, Default)]
 pub struct Arbiter {
-    game: Option<Box<dyn AnyMatch>>,
+    game: Option<AnyMatch>,
 }
 
 /// A protocol error: becomes `{"ok":false,"error":...}`.
@@ -138,12 +138,12 @@ impl Arbiter {
                 let seat = self.seat_arg(req)?;
                 let g = self.game_mut()?;
                 g.conclude(Outcome::win(seat.other(), EndReason::Resignation))?;
-                Ok(result_answer(g.as_ref()))
+                Ok(result_answer(&*g))
             }
             "draw" => {
                 let g = self.game_mut()?;
                 g.conclude(Outcome::draw(EndReason::Agreement))?;
-                Ok(result_answer(g.as_ref()))
+                Ok(result_answer(&*g))
             }
             "end" => self.op_end(req),
             other => Err(Refusal(format!(
@@ -152,11 +152,11 @@ impl Arbiter {
         }
     }
 
-    fn game(&self) -> Result<&dyn AnyMatch, Refusal> {
-        self.game.as_deref().ok_or_else(no_game)
+    fn game(&self) -> Result<&AnyMatch, Refusal> {
+        self.game.as_ref().ok_or_else(no_game)
     }
 
-    fn game_mut(&mut self) -> Result<&mut Box<dyn AnyMatch>, Refusal> {
+    fn game_mut(&mut self) -> Result<&mut AnyMatch, Refusal> {
         self.game.as_mut().ok_or_else(no_game)
     }
 
@@ -172,11 +172,11 @@ impl Arbiter {
         }
     }
 
-    fn status(&self, g: &dyn AnyMatch) -> Map<String, Value> {
+    fn status(&self, g: &AnyMatch) -> Map<String, Value> {
         let kind = g.kind();
         let mut m = obj(json!({
             "game": kind.name(),
-            "options": g.options_json(),
+            "options": wire::options_json(&g.spec()),
             "seats": [kind.seat_name(Seat::First), kind.seat_name(Seat::Second)],
             "to_move": seat_name(g, g.to_move()),
             "ply": g.ply(),
@@ -207,8 +207,8 @@ impl Arbiter {
                 Refusal("\"seed\" must be a whole number from 0 to 2^64-1".into())
             })?,
         };
-        let options = req.get("options").cloned().unwrap_or(Value::Null);
-        let mut g = kind.new_match(&options, req, seed)?;
+        let spec = wire::spec_from_json(kind, req.get("options").unwrap_or(&Value::Null))?;
+        let mut g = wire::new_match(&spec, req, seed)?;
         for (tag, key) in [("Event", "event"), ("Date", "date")] {
             if let Some(Value::String(v)) = req.get(key) {
                 g.set_record_tag(tag, v.clone());
@@ -222,7 +222,7 @@ impl Arbiter {
                 }
             }
         }
-        let answer = self.status(g.as_ref());
+        let answer = self.status(&g);
         self.game = Some(g);
         Ok(answer)
     }
@@ -234,7 +234,7 @@ impl Arbiter {
             .ok_or_else(|| Refusal("load needs \"record\": the text of a full record".into()))?;
         let record = Record::parse(text)?;
         let g = replay_record(&record)?;
-        let answer = self.status(g.as_ref());
+        let answer = self.status(&g);
         self.game = Some(g);
         Ok(answer)
     }
@@ -266,15 +266,16 @@ impl Arbiter {
                 )));
             }
         }
-        let views = g.play_text(&mv)?;
+        let mv = g.parse_move(&mv)?;
+        let views = g.play_views(mv)?;
         let kind = g.kind();
         let [first, second] = views.players;
         let mut m = obj(json!({
             "ply": g.ply(),
             "views": { kind.seat_name(Seat::First): first, kind.seat_name(Seat::Second): second },
             "spectator": views.spectator,
-            "to_move": seat_name(g.as_ref(), g.to_move()),
-            "result": result_json(g.as_ref()),
+            "to_move": seat_name(&*g, g.to_move()),
+            "result": result_json(&*g),
         }));
         if let Some(c) = g.seat_colours() {
             m.insert(
@@ -316,7 +317,7 @@ impl Arbiter {
         }
         let g = self.game_mut()?;
         g.conclude(Outcome { winner, reason })?;
-        Ok(result_answer(g.as_ref()))
+        Ok(result_answer(&*g))
     }
 }
 
@@ -338,22 +339,22 @@ fn capitalise(s: &str) -> String {
         .unwrap_or_default()
 }
 
-fn seat_name(g: &dyn AnyMatch, s: Option<Seat>) -> Value {
+fn seat_name(g: &AnyMatch, s: Option<Seat>) -> Value {
     s.map_or(Value::Null, |s| Value::String(g.kind().seat_name(s).into()))
 }
 
-fn result_json(g: &dyn AnyMatch) -> Value {
+fn result_json(g: &AnyMatch) -> Value {
     g.outcome().map_or(Value::Null, |o| {
         serde_json::to_value(o.view(g.kind())).unwrap_or(Value::Null)
     })
 }
 
-fn result_answer(g: &dyn AnyMatch) -> Map<String, Value> {
+fn result_answer(g: &AnyMatch) -> Map<String, Value> {
     obj(json!({ "result": result_json(g) }))
 }
 
 /// Reads `"seat"`: a seat name of the game, `spectator` or `arbiter`.
-fn viewer_arg(g: &dyn AnyMatch, req: &Map<String, Value>) -> Result<Option<Viewer>, Refusal> {
+fn viewer_arg(g: &AnyMatch, req: &Map<String, Value>) -> Result<Option<Viewer>, Refusal> {
     let kind = g.kind();
     match req.get("seat") {
         None | Some(Value::Null) => Ok(None),

@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use salpakan_ai::BotSpec;
-use salpakan_ai::arena::{ArenaConfig, default_options, run as run_arena};
-use salpakan_engine::GameKind;
+use salpakan_ai::arena::{ArenaConfig, ArenaError, default_option_pairs, run as run_arena};
+use salpakan_engine::{GameKind, wire};
 
 /// What the arena subcommand was asked.
 pub struct Args {
@@ -35,26 +35,30 @@ pub struct Args {
 pub fn run(a: Args) -> Result<(), String> {
     let kind: GameKind = a.game.parse()?;
     let bots = BotSpec::parse_list(&a.bots).map_err(|e| e.to_string())?;
-    let mut options = default_options(kind);
+    let mut options: serde_json::Map<String, serde_json::Value> = default_option_pairs(kind)
+        .iter()
+        .map(|&(k, v)| (k.to_string(), v.into()))
+        .collect();
     if let Some(text) = &a.options {
         let extra: serde_json::Value = serde_json::from_str(text)
             .map_err(|e| format!("--options must be a JSON object: {e}"))?;
-        let (Some(base), Some(extra)) = (options.as_object_mut(), extra.as_object()) else {
+        let Some(extra) = extra.as_object() else {
             return Err("--options must be a JSON object such as {\"reveal\":\"winner\"}".into());
         };
         for (k, v) in extra {
-            base.insert(k.clone(), v.clone());
+            options.insert(k.clone(), v.clone());
         }
     }
+    let spec = wire::spec_from_json(kind, &serde_json::Value::Object(options))
+        .map_err(|e| ArenaError::Options(e.to_string()).to_string())?;
     let cfg = ArenaConfig {
-        kind,
+        spec,
         bots,
         games: a.games,
         jobs: a.jobs.max(1),
         seed: a.seed,
         records: Some(a.records.clone()),
         gauntlet: a.gauntlet,
-        options,
         ..ArenaConfig::new(kind, Vec::new())
     };
     let start = Instant::now();

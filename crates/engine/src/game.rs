@@ -28,6 +28,16 @@ pub enum PlayError {
         /// Why, in the mover's terms.
         reason: String,
     },
+    /// A move of another game, played on this game's match.
+    #[error("{mv} is a {game} move; this match is {expected}")]
+    WrongGame {
+        /// The move as written.
+        mv: String,
+        /// The move's game.
+        game: GameKind,
+        /// The match's game.
+        expected: GameKind,
+    },
 }
 
 impl PlayError {

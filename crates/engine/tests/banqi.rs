@@ -8,8 +8,8 @@ use salpakan_engine::banqi::{
     Banqi, BanqiOptions, Color, Deal, Kind, Move, Piece, Repetition, Ruleset, Square,
 };
 use salpakan_engine::{
-    Copy, EndReason, Game, GameKind, GameOptions, Match, Outcome, PlayError, Record, Seat, Viewer,
-    rng_from_seed,
+    Copy, EndReason, Game, GameKind, GameOptions, GameSpec, Match, Outcome, PlayError, Record,
+    Seat, Viewer, rng_from_seed, wire,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -727,14 +727,10 @@ fn new_match_takes_an_explicit_deal_or_a_seed() {
         })
         .collect();
     let req = serde_json::json!({ "deal": obj });
-    let mut m = GameKind::Banqi
-        .new_match(
-            &serde_json::json!({"ruleset":"taiwan"}),
-            req.as_object().unwrap(),
-            5,
-        )
-        .unwrap();
-    let views = m.play_text("a2").unwrap();
+    let spec =
+        wire::spec_from_json(GameKind::Banqi, &serde_json::json!({"ruleset":"taiwan"})).unwrap();
+    let mut m = wire::new_match(&spec, req.as_object().unwrap(), 5).unwrap();
+    let views = m.play_views(m.parse_move("a2").unwrap()).unwrap();
     assert_eq!(views.spectator["revealed"], "p");
     assert_eq!(views.players[0], views.players[1]);
     let obs = m.observe_json(Viewer::Player(Seat::Second));
@@ -743,27 +739,23 @@ fn new_match_takes_an_explicit_deal_or_a_seed() {
         serde_json::json!({"first":"black","second":"red"})
     );
     assert_eq!(m.legal_moves().len(), 31);
-    let e = m.play_text("a2").unwrap_err().to_string();
+    let e = m.play(m.parse_move("a2").unwrap()).unwrap_err().to_string();
     assert!(e.contains("already face up"), "{e}");
     // A seed deals at random; the same seed deals the same.
-    let a = GameKind::Banqi
-        .new_match(&serde_json::Value::Null, &serde_json::Map::new(), 3)
-        .unwrap();
-    let b = GameKind::Banqi
-        .new_match(&serde_json::Value::Null, &serde_json::Map::new(), 3)
-        .unwrap();
+    let defaults = GameSpec::default_for(GameKind::Banqi);
+    let a = defaults.new_match([None, None], 3).unwrap();
+    let b = wire::new_match(&defaults, &serde_json::Map::new(), 3).unwrap();
     assert_eq!(a.commitment_list(), b.commitment_list());
     // A bad deal names the square.
     let mut bad = obj.clone();
     bad.remove("c5");
-    let e = GameKind::Banqi
-        .new_match(
-            &serde_json::Value::Null,
-            serde_json::json!({"deal": bad}).as_object().unwrap(),
-            1,
-        )
-        .unwrap_err()
-        .to_string();
+    let e = wire::new_match(
+        &defaults,
+        serde_json::json!({"deal": bad}).as_object().unwrap(),
+        1,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("c5"), "{e}");
 }
 

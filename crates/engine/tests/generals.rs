@@ -668,31 +668,26 @@ proptest! {
 
 #[test]
 fn a_single_seats_setup_is_checked_before_the_other_is_known() {
-    use salpakan_engine::GameKind;
-    let o = serde_json::json!({});
-    let good = GameKind::Generals
-        .random_setup(&o, Seat::Second, 4)
-        .unwrap();
+    use salpakan_engine::{GameKind, GameSpec, wire};
+    let generals = GameSpec::default_for(GameKind::Generals);
+    let good = generals.random_setup(Seat::Second, 4).unwrap();
+    let good = wire::setup_json(&good);
     assert_eq!(good.as_object().unwrap().len(), 21);
-    GameKind::Generals
-        .check_setup(&o, Seat::Second, &good)
-        .unwrap();
-    let e = GameKind::Generals
-        .check_setup(&o, Seat::First, &good)
-        .unwrap_err();
+    let checked = wire::setup_from_json(&generals, Seat::Second, &good).unwrap();
+    assert_eq!(wire::setup_json(&checked), good);
+    let e = wire::setup_from_json(&generals, Seat::First, &good).unwrap_err();
     assert!(e.to_string().starts_with("white: "), "{e}");
-    assert!(
-        GameKind::Stratego
-            .check_setup(&o, Seat::First, &serde_json::json!({"a1":"F"}))
-            .is_err()
-    );
-    let red = GameKind::Stratego
-        .random_setup(&serde_json::json!({"army":"barrage"}), Seat::First, 1)
-        .unwrap();
-    GameKind::Stratego
-        .check_setup(&serde_json::json!({"army":"barrage"}), Seat::First, &red)
-        .unwrap();
-    assert!(GameKind::Banqi.random_setup(&o, Seat::First, 1).is_err());
+    let stratego = GameSpec::default_for(GameKind::Stratego);
+    assert!(wire::setup_from_json(&stratego, Seat::First, &serde_json::json!({"a1":"F"})).is_err());
+    let barrage = GameSpec::from_text(GameKind::Stratego, "army=barrage").unwrap();
+    let red = barrage.random_setup(Seat::First, 1).unwrap();
+    wire::setup_from_json(&barrage, Seat::First, &wire::setup_json(&red)).unwrap();
+    // A setup is typed: it starts only a match of its game, for its seat.
+    assert!(barrage.new_match([Some(&red), None], 1).is_ok());
+    assert!(barrage.new_match([None, Some(&red)], 1).is_err());
+    assert!(stratego.new_match([Some(&red), None], 1).is_err());
+    let banqi = GameSpec::default_for(GameKind::Banqi);
+    assert!(banqi.random_setup(Seat::First, 1).is_err());
 }
 
 proptest! {

@@ -10,7 +10,7 @@ use salpakan_engine::generals::{self, Generals, GeneralsOptions};
 use salpakan_engine::gravon::import_gravon;
 use salpakan_engine::stratego::{self, Stratego, StrategoOptions};
 use salpakan_engine::{
-    Copy, Game, GameKind, GameOptions, GameSpec, PlayError, Record, Seat, replay_record,
+    Copy, Game, GameKind, GameOptions, GameSpec, PlayError, Record, Seat, replay_record, wire,
 };
 
 /// Real records the importers accept (copied into tests/data; see its README).
@@ -113,7 +113,7 @@ proptest! {
     ) {
         let kind = GameKind::ALL[game];
         if let Ok(serde_json::Value::Object(request)) = serde_json::from_str(&text) {
-            if let Err(e) = GameSpec::default_for(kind).new_match(&request, 3) {
+            if let Err(e) = wire::new_match(&GameSpec::default_for(kind), &request, 3) {
                 prop_assert!(!e.to_string().is_empty());
             }
         }

@@ -10,7 +10,7 @@ use salpakan_engine::stratego::{
 };
 use salpakan_engine::{
     Copy, EndReason, Game, GameKind, GameOptions, Match, Outcome, PlayError, Seat, SetupError,
-    Viewer, rng_from_seed,
+    Viewer, rng_from_seed, wire,
 };
 
 const RED: Seat = Seat::First;
@@ -669,9 +669,8 @@ fn protocol_setups_are_read_by_seat_and_missing_ones_drawn() {
         "op": "new", "game": "stratego", "options": {"army": "barrage"},
         "setups": {"red": {"a1":"F","b1":"B","c1":"S","d1":"2","e1":"2","f1":"3","g1":"9","h1":"10"}}
     });
-    let m = GameKind::Stratego
-        .new_match(&req["options"], req.as_object().unwrap(), 5)
-        .unwrap();
+    let spec = wire::spec_from_json(GameKind::Stratego, &req["options"]).unwrap();
+    let m = wire::new_match(&spec, req.as_object().unwrap(), 5).unwrap();
     let obs = m.observe_json(Viewer::Player(RED));
     assert_eq!(obs["board"]["a1"]["piece"], "F");
     assert_eq!(obs["board"].as_object().unwrap().len(), 16);

@@ -3,7 +3,7 @@
 //! knowledge. External programs (`cmd:...`) are never run by the server.
 
 use salpakan_ai::BotSpec;
-use salpakan_engine::{AnyMatch, GameKind, Seat};
+use salpakan_engine::{AnyMatch, AnyMove, GameSpec, Seat, wire};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
@@ -83,18 +83,13 @@ impl Bot {
         self.spec.to_string()
     }
 
-    /// A setup for `seat`.
+    /// A setup for `seat`, as the JSON the server stores and sends.
     ///
     /// # Errors
-    /// Bad options or a game without setups.
-    pub fn choose_setup(
-        &self,
-        kind: GameKind,
-        options: &Value,
-        seat: Seat,
-        seed: u64,
-    ) -> Result<Value> {
-        salpakan_ai::choose_setup(&self.spec, kind, options, seat, seed)
+    /// A game without setups.
+    pub fn choose_setup(&self, spec: &GameSpec, seat: Seat, seed: u64) -> Result<Value> {
+        salpakan_ai::choose_setup(&self.spec, spec, seat, seed)
+            .map(|s| wire::setup_json(&s))
             .map_err(|e| Error::BadRequest(e.to_string()))
     }
 
@@ -102,14 +97,14 @@ impl Bot {
     ///
     /// # Errors
     /// Not the seat's turn.
-    pub fn choose_move(&self, game: &dyn AnyMatch, seat: Seat, seed: u64) -> Result<String> {
+    pub fn choose_move(&self, game: &AnyMatch, seat: Seat, seed: u64) -> Result<AnyMove> {
         salpakan_ai::choose_move(&self.spec, game, seat, seed)
             .map_err(|e| Error::Rejected(e.to_string()))
     }
 
     /// Whether the bot accepts a draw offered now (blocking).
     #[must_use]
-    pub fn accepts_draw(&self, game: &dyn AnyMatch, seat: Seat) -> bool {
+    pub fn accepts_draw(&self, game: &AnyMatch, seat: Seat) -> bool {
         salpakan_ai::accepts_draw(&self.spec, game, seat)
     }
 }

@@ -89,8 +89,14 @@ impl Error {
     /// The error as a WebSocket frame: `{"v":1,"t":"error","error":"..."}`, with the
     /// request's `id` when it had one.
     #[must_use]
-    pub(crate) fn frame(&self, id: Option<&serde_json::Value>) -> std::sync::Arc<str> {
+    pub(crate) fn frame(&self, id: Option<&serde_json::Value>) -> crate::protocol::Frame {
         crate::protocol::error_frame(self, id)
+    }
+}
+
+impl From<salpakan_engine::OptionError> for Error {
+    fn from(e: salpakan_engine::OptionError) -> Error {
+        Error::Game(e.into())
     }
 }
 

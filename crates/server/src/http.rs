@@ -8,7 +8,7 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use salpakan_engine::{Copy, GameKind, Seat};
+use salpakan_engine::{Copy, GameKind, GameSpec, Seat, wire};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -131,16 +131,14 @@ struct GameReq {
 
 struct Checked {
     kind: GameKind,
-    options: Value,
+    spec: GameSpec,
     clock: Option<TimeControl>,
     seat: Option<Seat>,
 }
 
 fn check_game(req: &GameReq) -> Result<Checked> {
     let kind: GameKind = req.game.parse().map_err(Error::BadRequest)?;
-    let options = kind
-        .new_match(&req.options, &serde_json::Map::new(), 0)?
-        .options_json();
+    let spec = wire::spec_from_json(kind, &req.options)?;
     if let Some(c) = &req.clock {
         c.check().map_err(Error::BadRequest)?;
     }
@@ -156,7 +154,7 @@ fn check_game(req: &GameReq) -> Result<Checked> {
     };
     Ok(Checked {
         kind,
-        options,
+        spec,
         clock: req.clock,
         seat,
     })
@@ -175,7 +173,7 @@ fn new_seek(app: &App, headers: &HeaderMap, body: &Bytes, public: bool) -> Resul
         id: random_hex(crate::app::ID_BYTES),
         user: u,
         kind: c.kind,
-        options: c.options,
+        spec: c.spec,
         clock: c.clock,
         seat: c.seat,
         public,
@@ -270,7 +268,7 @@ pub async fn accept_seek(
     }
     let spec = NewGame {
         kind: s.kind,
-        options: s.options.clone(),
+        spec: s.spec.clone(),
         clock: s.clock,
         players,
         public: s.public,
@@ -323,7 +321,7 @@ pub async fn bot_game(
     let game = app
         .create_game(NewGame {
             kind: c.kind,
-            options: c.options,
+            spec: c.spec,
             clock: c.clock,
             players,
             public: true,
@@ -382,9 +380,7 @@ pub async fn setup(Query(q): Query<SetupQuery>) -> Result<Json<Value>> {
         Some(t) => serde_json::from_str(t)
             .map_err(|e| Error::BadRequest(format!("\"options\" is a JSON object: {e}")))?,
     };
-    let options = kind
-        .new_match(&options, &serde_json::Map::new(), 0)?
-        .options_json();
+    let spec = wire::spec_from_json(kind, &options)?;
     let seat = kind.parse_seat(&q.seat).ok_or_else(|| {
         Error::BadRequest(format!(
             "unknown seat {:?}; choose {} or {}",
@@ -399,11 +395,10 @@ pub async fn setup(Query(q): Query<SetupQuery>) -> Result<Json<Value>> {
         )));
     }
     let setup = match q.bot.as_deref() {
-        None | Some("" | "random") => kind.random_setup(&options, seat, random_u64())?,
+        None | Some("" | "random") => wire::setup_json(&spec.random_setup(seat, random_u64())?),
         Some(b) => {
             let bot = Bot::parse(b)?;
-            let o = options.clone();
-            tokio::task::spawn_blocking(move || bot.choose_setup(kind, &o, seat, random_u64()))
+            tokio::task::spawn_blocking(move || bot.choose_setup(&spec, seat, random_u64()))
                 .await
                 .map_err(|_| Error::Unavailable)??
         }

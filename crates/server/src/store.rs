@@ -212,6 +212,9 @@ impl Store {
     ///
     /// # Errors
     /// As [`Store::open`].
+    // Over 100 lines: the start-up steps in the order they must run (schema and migrations,
+    // the writer's and checkpointer's connections and threads, then loading), each short,
+    // read top to bottom; split, they would pass half a dozen connections and paths around.
     pub fn open_with(path: &Path, restart_frames: i64) -> Result<(Store, Loaded)> {
         let cannot = |e: rusqlite::Error| {
             Error::Start(format!(

@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use salpakan_client::http;
-use salpakan_engine::{GameKind, Seat};
+use salpakan_engine::{GameKind, GameSpec, Seat, wire};
 use serde_json::{Value, json};
 
 /// Forward moves from `from_rank` to `to_rank` in distinct files, from the legal moves.
@@ -141,15 +141,19 @@ fn twin_of(black: &Value) -> Value {
     twin
 }
 
+/// A random Generals setup for `seat`, as the JSON a client sends.
+fn setup(seat: Seat, seed: u64) -> Value {
+    let setup = GameSpec::default_for(GameKind::Generals)
+        .random_setup(seat, seed)
+        .unwrap();
+    wire::setup_json(&setup)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn player_and_spectator_frames_do_not_depend_on_unseen_enemy_pieces() {
     let ts = start("noleak").await;
-    let white = GameKind::Generals
-        .random_setup(&Value::Null, Seat::First, 11)
-        .unwrap();
-    let black = GameKind::Generals
-        .random_setup(&Value::Null, Seat::Second, 12)
-        .unwrap();
+    let white = setup(Seat::First, 11);
+    let black = setup(Seat::Second, 12);
     let twin = twin_of(&black);
     assert_ne!(black, twin);
 
@@ -190,12 +194,8 @@ async fn player_and_spectator_frames_do_not_depend_on_unseen_enemy_pieces() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reveal_at_end_false_reveals_nothing_at_the_end_to_players_spectators_or_records() {
     let ts = start("noreveal").await;
-    let white = GameKind::Generals
-        .random_setup(&Value::Null, Seat::First, 21)
-        .unwrap();
-    let black = GameKind::Generals
-        .random_setup(&Value::Null, Seat::Second, 22)
-        .unwrap();
+    let white = setup(Seat::First, 21);
+    let black = setup(Seat::Second, 22);
     let twin = twin_of(&black);
     let options = json!({"reveal_at_end": false});
     let (w1, s1, (g1, t1)) = play_twin_with(&ts, &white, &black, options.clone(), true).await;

@@ -11,7 +11,8 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 use salpakan_engine::{
-    AnyMatch, Copy, EndReason, GameKind, GameSpec, Outcome, Record, Seat, Viewer, replay_record,
+    AnyMatch, AnyMove, Copy, EndReason, GameKind, GameSpec, Outcome, Record, Seat, SeatSetup,
+    Viewer, replay_record, wire,
 };
 use serde_json::Value;
 
@@ -82,7 +83,7 @@ pub enum Tone {
 #[derive(Debug)]
 pub enum Job {
     /// Choosing its move.
-    Move(Receiver<Result<String, String>>),
+    Move(Receiver<Result<AnyMove, String>>),
     /// Deciding on a draw offer.
     Draw(Receiver<bool>),
 }
@@ -92,7 +93,7 @@ pub enum Job {
 pub struct PlayState {
     /// The match: the arbiter's state stays inside; the screens show only the player's
     /// observation until the end.
-    pub m: Box<dyn AnyMatch>,
+    pub m: AnyMatch,
     /// The cursor.
     pub cursor: Pos,
     /// The piece picked to move.
@@ -117,7 +118,7 @@ pub struct ReplayState {
     /// The game's presenter.
     pub pres: Presenter,
     /// The full replay (full records only).
-    pub full: Option<Box<dyn AnyMatch>>,
+    pub full: Option<AnyMatch>,
     /// For a seat's copy: whose.
     pub seat: Option<Seat>,
     /// Plies shown as played (0: the start).
@@ -511,7 +512,7 @@ impl App {
         };
         match made
             .map_err(TuiError::Setup)
-            .and_then(|v| s.set_from_json(&self.pres, &v))
+            .and_then(|v| s.set_from_json(&self.pres, &wire::setup_json(&v)))
         {
             Ok(()) => self.say(if by_bot {
                 "the bot's setup for you: change it or press g to start"
@@ -563,7 +564,7 @@ impl App {
         };
         match result.and_then(|(p, v)| s.set_from_json(&self.pres, &v).map(|()| p)) {
             Ok(p) => match s.validate(&self.pres) {
-                Ok(()) => self.say(format!("loaded {}", p.display())),
+                Ok(_) => self.say(format!("loaded {}", p.display())),
                 Err(e) => self.warn(format!("loaded {}, but: {e}", p.display())),
             },
             Err(e) => self.warn(format!("not loaded: {e}")),
@@ -580,24 +581,22 @@ impl App {
                 s.left()
             )));
         }
-        s.validate(&self.pres)?;
-        let v = s.to_json(&self.pres);
-        self.last_setup = Some(v.clone());
-        self.start_game(Some(v))
+        let setup = s.validate(&self.pres)?;
+        self.last_setup = Some(s.to_json(&self.pres));
+        self.start_game(Some(setup))
     }
 
     /// Starts the game with the player's setup (`None` for Banqi, or to draw one at random).
     ///
     /// # Errors
     /// A setup or options the engine refuses.
-    pub fn start_game(&mut self, my_setup: Option<Value>) -> Result<(), TuiError> {
+    pub fn start_game(&mut self, my_setup: Option<SeatSetup>) -> Result<(), TuiError> {
         let cfg = self.cfg.as_ref().expect("a game");
         let bot = self.bot.as_ref().expect("a bot");
         let seed = mix(cfg.seed, self.games_played);
-        let mut request = serde_json::Map::new();
+        let mut setups: [Option<SeatSetup>; 2] = [None, None];
         let kind = self.pres.kind;
         if kind.has_setups() {
-            let mut setups = serde_json::Map::new();
             let mine = match my_setup {
                 Some(v) => v,
                 None => self
@@ -609,14 +608,14 @@ impl App {
             let theirs = bot
                 .choose_setup(&self.pres.spec, cfg.seat.other(), mix(seed, 2))
                 .map_err(TuiError::Setup)?;
-            setups.insert(kind.seat_name(cfg.seat).into(), mine);
-            setups.insert(kind.seat_name(cfg.seat.other()).into(), theirs);
-            request.insert("setups".into(), Value::Object(setups));
+            setups[cfg.seat.index()] = Some(mine);
+            setups[cfg.seat.other().index()] = Some(theirs);
         }
+        let [first, second] = &setups;
         let mut m = self
             .pres
             .spec
-            .new_match(&request, seed)
+            .new_match([first.as_ref(), second.as_ref()], seed)
             .map_err(|e| TuiError::Setup(e.to_string()))?;
         m.set_record_tag("Event", "salpakan play".into());
         m.set_record_tag("Date", crate::time::date_tag());
@@ -712,7 +711,7 @@ impl App {
     pub fn my_legal_moves(&self) -> Vec<String> {
         match (&self.screen, self.me()) {
             (Screen::Play(p), Some(me)) if p.m.to_move() == Some(me) && p.job.is_none() => {
-                p.m.legal_moves()
+                p.m.legal_moves().iter().map(ToString::to_string).collect()
             }
             _ => Vec::new(),
         }
@@ -821,8 +820,8 @@ impl App {
         let Screen::Play(p) = &mut self.screen else {
             return;
         };
-        match p.m.play_text(mv) {
-            Ok(_) => {
+        match p.m.parse_move(mv).and_then(|mv| p.m.play(mv)) {
+            Ok(()) => {
                 p.selected = None;
                 p.log_scroll = 0;
                 self.message = None;
@@ -844,14 +843,14 @@ impl App {
         }
         if p.m.to_move() == Some(me.other()) {
             let bot = self.bot.clone().expect("a bot");
-            let m = p.m.clone_box();
+            let m = p.m.clone();
             let seed = mix(
                 self.cfg.as_ref().expect("a game").seed,
                 7_000 + u64::from(m.ply()),
             );
             let (tx, rx) = channel();
             std::thread::spawn(move || {
-                let _ = tx.send(bot.choose_move(m.as_ref(), me.other(), seed));
+                let _ = tx.send(bot.choose_move(&m, me.other(), seed));
             });
             p.job = Some((Job::Move(rx), Instant::now()));
         } else if let Some(last) = p.m.history_json(Viewer::Player(me)).last() {
@@ -908,21 +907,20 @@ impl App {
         }
     }
 
-    fn bot_moved(&mut self, r: Result<String, String>) {
+    fn bot_moved(&mut self, r: Result<AnyMove, String>) {
         let Screen::Play(p) = &mut self.screen else {
             return;
         };
         let played = match r {
-            Ok(mv) => p.m.play_text(&mv).map_err(|e| e.to_string()),
+            Ok(mv) => p.m.play(mv).map_err(|e| e.to_string()),
             Err(e) => Err(e),
         };
         if let Err(e) = played {
             // A bot that fails must not hang the game: it plays a legal move instead.
             let legal = p.m.legal_moves();
             match legal.first() {
-                Some(mv) => {
-                    let mv = mv.clone();
-                    let _ = p.m.play_text(&mv);
+                Some(&mv) => {
+                    let _ = p.m.play(mv);
                     self.warn(format!("the bot failed ({e}); it played {mv}"));
                 }
                 None => {
@@ -951,10 +949,10 @@ impl App {
             return;
         }
         let bot = self.bot.clone().expect("a bot");
-        let m = p.m.clone_box();
+        let m = p.m.clone();
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            let _ = tx.send(bot.accepts_draw(m.as_ref(), me.other()));
+            let _ = tx.send(bot.accepts_draw(&m, me.other()));
         });
         p.job = Some((Job::Draw(rx), Instant::now()));
         self.say("you offer a draw…");
@@ -997,7 +995,7 @@ impl App {
         p.selected = None;
         p.job = None;
         if p.saved.is_none() {
-            let r = write_record(p.m.as_ref(), &path);
+            let r = write_record(&p.m, &path);
             self.records.push(r.clone());
             p.saved = Some(r);
         }
@@ -1054,7 +1052,7 @@ impl App {
             let path = self.record_path();
             if let Screen::Play(p) = &mut self.screen {
                 if p.m.outcome().is_none() && p.m.ply() > 0 && p.saved.is_none() {
-                    let r = write_record(p.m.as_ref(), &path);
+                    let r = write_record(&p.m, &path);
                     self.records.push(r.clone());
                     p.saved = Some(r);
                 }
@@ -1106,7 +1104,7 @@ impl App {
 }
 
 /// Writes the full record of `m` to `path`.
-fn write_record(m: &dyn AnyMatch, path: &std::path::Path) -> Result<PathBuf, String> {
+fn write_record(m: &AnyMatch, path: &std::path::Path) -> Result<PathBuf, String> {
     let text = m.record(Copy::Full).to_text();
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -1219,7 +1217,7 @@ impl ReplayState {
             return Ok(());
         }
         let m = if pos == self.record.plies.len() {
-            self.full.as_ref().expect("full record").clone_box()
+            self.full.as_ref().expect("full record").clone()
         } else {
             let mut r = self.record.clone();
             r.plies.truncate(pos);

@@ -3,7 +3,7 @@
 //! seat's knowledge only (the ai crate builds that from the match).
 
 use salpakan_ai::{BotSpec, accepts_draw, choose_move, choose_setup};
-use salpakan_engine::{AnyMatch, GameSpec, Seat};
+use salpakan_engine::{AnyMatch, AnyMove, GameSpec, Seat, SeatSetup};
 
 use crate::TuiError;
 
@@ -46,27 +46,26 @@ impl Bot {
     ///
     /// # Errors
     /// If it is not the bot's turn.
-    pub fn choose_move(&self, m: &dyn AnyMatch, seat: Seat, seed: u64) -> Result<String, String> {
+    pub fn choose_move(&self, m: &AnyMatch, seat: Seat, seed: u64) -> Result<AnyMove, String> {
         choose_move(&self.spec, m, seat, seed).map_err(|e| e.to_string())
     }
 
-    /// A bot-made setup for `seat`, as a JSON object square → piece code.
+    /// A bot-made setup for `seat`.
     ///
     /// # Errors
-    /// Bad options or a game without setups.
+    /// A game without setups.
     pub fn choose_setup(
         &self,
         game: &GameSpec,
         seat: Seat,
         seed: u64,
-    ) -> Result<serde_json::Value, String> {
-        choose_setup(&self.spec, game.kind(), &game.to_json(), seat, seed)
-            .map_err(|e| e.to_string())
+    ) -> Result<SeatSetup, String> {
+        choose_setup(&self.spec, game, seat, seed).map_err(|e| e.to_string())
     }
 
     /// Whether the bot, playing `seat`, accepts a draw offered now.
     #[must_use]
-    pub fn accepts_draw(&self, m: &dyn AnyMatch, seat: Seat) -> bool {
+    pub fn accepts_draw(&self, m: &AnyMatch, seat: Seat) -> bool {
         accepts_draw(&self.spec, m, seat)
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use salpakan_engine::Seat;
+use salpakan_engine::{Seat, SeatSetup, wire};
 use serde_json::Value;
 
 use crate::TuiError;
@@ -203,13 +203,12 @@ impl SetupState {
         v
     }
 
-    /// Checks the setup with the engine.
+    /// Checks the setup with the engine; the checked setup to start a game with.
     ///
     /// # Errors
     /// The engine's message: which square, which piece, what is wrong.
-    pub fn validate(&self, p: &Presenter) -> Result<(), TuiError> {
-        p.spec
-            .check_setup(self.seat, &self.to_json(p))
+    pub fn validate(&self, p: &Presenter) -> Result<SeatSetup, TuiError> {
+        wire::setup_from_json(&p.spec, self.seat, &self.to_json(p))
             .map_err(|e| TuiError::Setup(e.to_string()))
     }
 }

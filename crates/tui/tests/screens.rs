@@ -496,10 +496,10 @@ fn replay_steps_through_a_full_record_and_shows_a_seat_copy_as_text() {
         5,
     )
     .unwrap();
-    let mut m: Box<dyn salpakan_engine::AnyMatch> = Box::new(m);
+    let mut m = salpakan_engine::AnyMatch::from(m);
     for _ in 0..6 {
-        let mv = m.legal_moves()[0].clone();
-        m.play_text(&mv).unwrap();
+        let mv = m.legal_moves()[0];
+        m.play(mv).unwrap();
     }
     let full = dir.join("g.rec");
     std::fs::write(&full, m.record(Copy::Full).to_text()).unwrap();

@@ -5,7 +5,7 @@ use salpakan_engine::generals::{
     Duel, FlagRule, Generals, GeneralsOptions, GeneralsView, Move, Piece, RANKS, Setup, Setups,
     Square, duel,
 };
-use salpakan_engine::{Game, GameKind, GameOptions, GameRng, Seat, rng_from_seed};
+use salpakan_engine::{Game, GameKind, GameRng, GameSpec, Seat, SeatSetup, rng_from_seed};
 
 use super::{AiGame, replay, squash, terminal};
 use crate::belief::{Belief, Token, mask};
@@ -569,13 +569,16 @@ pub fn setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup 
     Setup::new(seat, army, &placements).expect("a placement of the army is valid")
 }
 
-/// [`setup`] as JSON for the facade.
-pub fn setup_json(
-    options: &serde_json::Value,
+/// [`setup`] drawn from `seed`, as the engine's checked setup for the facade.
+///
+/// # Errors
+/// Never for a setup of these options; kept fallible as the engine checks it again.
+pub fn seat_setup(
+    spec: &GameSpec,
+    options: &GeneralsOptions,
     seat: Seat,
     seed: u64,
-) -> Result<serde_json::Value, AiError> {
-    let options = GeneralsOptions::from_json(options).map_err(|e| AiError::Setup(e.to_string()))?;
-    let s = setup(seat, &options, &mut rng_from_seed(seed));
-    Ok(salpakan_engine::placements_json(&s.text()))
+) -> Result<SeatSetup, AiError> {
+    let s = setup(seat, options, &mut rng_from_seed(seed));
+    SeatSetup::from_text(spec, seat, &s.text()).map_err(|e| AiError::Setup(e.to_string()))
 }

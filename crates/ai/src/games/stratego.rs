@@ -3,7 +3,7 @@
 use salpakan_engine::stratego::{
     Duel, Move, Piece, RANKS, Setup, Setups, Square, Stratego, StrategoOptions, StrategoView,
 };
-use salpakan_engine::{GameKind, GameOptions, GameRng, Seat, rng_from_seed};
+use salpakan_engine::{GameKind, GameRng, GameSpec, Seat, SeatSetup, rng_from_seed};
 
 use super::{AiGame, replay, squash, terminal};
 use crate::belief::{Belief, Token};
@@ -295,12 +295,15 @@ impl AiGame for Stratego {
 
 /// The bot's setup: the engine's sensible setup (Flag on the back rank, Bombs around it,
 /// Scouts forward, Miners back, the rest at random: varied by the seed).
-pub fn setup_json(
-    options: &serde_json::Value,
+///
+/// # Errors
+/// Never for a setup of these options; kept fallible as the engine checks it again.
+pub fn seat_setup(
+    spec: &GameSpec,
+    options: &StrategoOptions,
     seat: Seat,
     seed: u64,
-) -> Result<serde_json::Value, AiError> {
-    let options = StrategoOptions::from_json(options).map_err(|e| AiError::Setup(e.to_string()))?;
-    let s = Setup::sensible(seat, &options, &mut rng_from_seed(seed));
-    Ok(salpakan_engine::placements_json(&s.text()))
+) -> Result<SeatSetup, AiError> {
+    let s = Setup::sensible(seat, options, &mut rng_from_seed(seed));
+    SeatSetup::from_text(spec, seat, &s.text()).map_err(|e| AiError::Setup(e.to_string()))
 }

@@ -23,9 +23,11 @@ pub mod ucc;
 use std::fmt;
 
 use rand::Rng;
-use salpakan_engine::banqi::{Banqi, BanqiOptions};
-use salpakan_engine::stratego::{Stratego, StrategoOptions};
-use salpakan_engine::{AnyMatch, Game, GameKind, GameOptions, Match, Seat, rng_from_seed, square};
+use salpakan_engine::banqi::BanqiOptions;
+use salpakan_engine::stratego::StrategoOptions;
+use salpakan_engine::{
+    AnyMatch, AnyMove, Game, GameKind, GameSpec, Match, Seat, rng_from_seed, square,
+};
 use serde_json::Value;
 
 use crate::protocol::BotFailure;
@@ -235,13 +237,13 @@ impl LegacyBot {
     /// A failure of the program (counted): the caller forfeits the game.
     pub fn play_turn(
         &mut self,
-        game: &mut Box<dyn AnyMatch>,
+        game: &mut AnyMatch,
         seat: Seat,
         seed: u64,
     ) -> Result<Turn, BotFailure> {
         let asked = match &mut self.host {
-            Host::Ucc(h) => h.ask(game.as_ref(), seat),
-            Host::Ntu(h) => h.ask(game.as_ref(), seat),
+            Host::Ucc(h) => h.ask(game, seat),
+            Host::Ntu(h) => h.ask(game, seat),
         };
         let answer = match asked {
             Ok(a) => a,
@@ -257,18 +259,18 @@ impl LegacyBot {
             }
             Answer::Move(mv) => mv,
         };
-        let refused = match game.play_text(&mv) {
-            Ok(_) => return Ok(Turn::Played),
+        let refused = match game.parse_move(&mv).and_then(|t| game.play(t)) {
+            Ok(()) => return Ok(Turn::Played),
             Err(e) => e,
         };
-        match unknown_rule(game.as_ref(), &mv) {
+        match unknown_rule(game, &mv) {
             Some(rule) => {
                 match rule {
                     UnknownRule::TwoSquares => self.incidents.two_squares += 1,
                     UnknownRule::Chase => self.incidents.chase += 1,
                 }
-                let sub = substitute(game.as_ref(), &mv, seed);
-                game.play_text(&sub)
+                let sub = substitute(game, &mv, seed);
+                game.play(sub)
                     .expect("the substitute is one of the legal moves");
                 Ok(Turn::Played)
             }
@@ -289,7 +291,7 @@ impl LegacyBot {
     }
 
     /// Tells the program how the game went and ends it (killed if it does not exit).
-    pub fn finish(&mut self, game: &dyn AnyMatch, seat: Seat) {
+    pub fn finish(&mut self, game: &AnyMatch, seat: Seat) {
         match &mut self.host {
             Host::Ucc(h) => h.finish(game, seat),
             Host::Ntu(h) => h.finish(game, seat),
@@ -303,15 +305,14 @@ impl LegacyBot {
 ///
 /// # Errors
 /// What does not fit, and what to choose instead.
-pub fn check_options(spec: &BotSpec, kind: GameKind, options: &Value) -> Result<(), String> {
+pub fn check_options(spec: &BotSpec, game: &GameSpec) -> Result<(), String> {
     match spec.kind() {
         BotKind::Ucc(_) => {
-            if kind != GameKind::Stratego {
+            let GameSpec::Stratego(o) = game else {
                 return Err(format!(
                     "{spec} speaks the UCC Stratego protocol; use --game stratego"
                 ));
-            }
-            let o = StrategoOptions::from_json(options).map_err(|e| e.to_string())?;
+            };
             let d = StrategoOptions::default();
             if o.army != d.army || o.setup_area != d.setup_area || !o.scout_strike {
                 return Err(format!(
@@ -335,12 +336,11 @@ pub fn check_options(spec: &BotSpec, kind: GameKind, options: &Value) -> Result<
             Ok(())
         }
         BotKind::Ntu(_) => {
-            if kind != GameKind::Banqi {
+            let GameSpec::Banqi(o) = game else {
                 return Err(format!(
                     "{spec} speaks the NTU Dark Chess protocol; use --game banqi"
                 ));
-            }
-            let o = BanqiOptions::from_json(options).map_err(|e| e.to_string())?;
+            };
             let d = BanqiOptions::default();
             if o.ruleset != d.ruleset || o.cannon_direct || o.capture_face_down || o.chain_captures
             {
@@ -358,7 +358,7 @@ pub fn check_options(spec: &BotSpec, kind: GameKind, options: &Value) -> Result<
 
 /// Which unknown rule alone refuses `mv` now: the move is replayed on the same game with the
 /// two-squares rule off (then the chase rule too) and checked there.
-fn unknown_rule(game: &dyn AnyMatch, mv: &str) -> Option<UnknownRule> {
+fn unknown_rule(game: &AnyMatch, mv: &str) -> Option<UnknownRule> {
     fn legal_with<G: Game>(m: &Match<G>, options: G::Options, mv: &str) -> bool {
         let Ok(mut g) = G::start(&options, m.hidden().clone()) else {
             return false;
@@ -370,9 +370,8 @@ fn unknown_rule(game: &dyn AnyMatch, mv: &str) -> Option<UnknownRule> {
         }
         mv.parse::<G::Move>().is_ok_and(|x| g.is_legal(x))
     }
-    match game.kind() {
-        GameKind::Stratego => {
-            let m = game.as_any().downcast_ref::<Match<Stratego>>()?;
+    match game {
+        AnyMatch::Stratego(m) => {
             let mut o = m.game().options().clone();
             if o.two_square_limit.is_some() {
                 o.two_square_limit = None;
@@ -388,8 +387,7 @@ fn unknown_rule(game: &dyn AnyMatch, mv: &str) -> Option<UnknownRule> {
             }
             None
         }
-        GameKind::Banqi => {
-            let m = game.as_any().downcast_ref::<Match<Banqi>>()?;
+        AnyMatch::Banqi(m) => {
             let mut o = m.game().options().clone();
             if o.chase_rule {
                 o.chase_rule = false;
@@ -399,24 +397,21 @@ fn unknown_rule(game: &dyn AnyMatch, mv: &str) -> Option<UnknownRule> {
             }
             None
         }
-        GameKind::Generals => None,
+        AnyMatch::Generals(_) => None,
     }
 }
 
 /// The referee's replacement for a refused move `from-to`: a legal move of the same piece
 /// that lands nearest to `to`, else any legal move; ties drawn from `seed`.
-fn substitute(game: &dyn AnyMatch, refused: &str, seed: u64) -> String {
-    let (files, ranks) = match game.kind() {
-        GameKind::Stratego => (10, 10),
-        GameKind::Banqi => (4, 8),
-        GameKind::Generals => (9, 8),
-    };
+fn substitute(game: &AnyMatch, refused: &str, seed: u64) -> AnyMove {
+    let (files, ranks) = game.kind().board_size();
     let parse = |t: &str| square::parse(t, files, ranks);
     let split = |m: &str| -> Option<((u8, u8), (u8, u8))> {
         let (a, b) = m.split_once('-')?;
         Some((parse(a)?, parse(b)?))
     };
-    let legal = game.legal_moves();
+    let moves = game.legal_moves();
+    let legal: Vec<String> = moves.iter().map(ToString::to_string).collect();
     let mut rng = rng_from_seed(seed ^ u64::from(game.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut best: Vec<&String> = Vec::new();
     if let Some((from, to)) = split(refused) {
@@ -440,19 +435,23 @@ fn substitute(game: &dyn AnyMatch, refused: &str, seed: u64) -> String {
     if best.is_empty() {
         best = legal.iter().collect();
     }
-    best[rng.random_range(0..best.len())].clone()
+    let pick = best[rng.random_range(0..best.len())];
+    moves[legal
+        .iter()
+        .position(|l| l == pick)
+        .expect("one of the legal moves")]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use salpakan_engine::stratego::Move;
+    use salpakan_engine::stratego::{Move, Stratego};
 
     #[test]
     fn ucc_programs_are_refused_the_rules_their_protocol_cannot_express() {
         let spec: BotSpec = "ucc:\"agent\"".parse().unwrap();
-        let ok = serde_json::json!({});
-        assert_eq!(check_options(&spec, GameKind::Stratego, &ok), Ok(()));
+        let ok = GameSpec::default_for(GameKind::Stratego);
+        assert_eq!(check_options(&spec, &ok), Ok(()));
         for (k, v) in [
             ("aggression", "true"),
             ("one_time_bombs", "true"),
@@ -460,8 +459,8 @@ mod tests {
             ("captain_steps", "2"),
             ("rescues", "2"),
         ] {
-            let o = serde_json::json!({ k: v });
-            let e = check_options(&spec, GameKind::Stratego, &o).unwrap_err();
+            let o = GameSpec::from_pairs(GameKind::Stratego, [(k, v)]).unwrap();
+            let e = check_options(&spec, &o).unwrap_err();
             assert!(e.contains(k), "{k}: {e}");
         }
     }
@@ -490,11 +489,11 @@ mod tests {
                     if m.game().is_legal(mv) {
                         continue;
                     }
-                    let boxed: Box<dyn AnyMatch> = Box::new(m.clone());
+                    let any = AnyMatch::from(m.clone());
                     let text = mv.to_string();
-                    let rule = unknown_rule(boxed.as_ref(), &text).expect("refused by a rule");
+                    let rule = unknown_rule(&any, &text).expect("refused by a rule");
                     found[(rule == UnknownRule::Chase) as usize] += 1;
-                    let sub: Move = substitute(boxed.as_ref(), &text, seed).parse().unwrap();
+                    let sub: Move = substitute(&any, &text, seed).to_string().parse().unwrap();
                     assert!(m.game().is_legal(sub), "{sub} replaces {mv}");
                     let mut legal = Vec::new();
                     m.game().legal_moves(&mut legal);

@@ -117,14 +117,11 @@ impl Host {
         Ok(())
     }
 
-    pub(crate) fn ask(&mut self, game: &dyn AnyMatch, seat: Seat) -> Result<Answer, BotFailure> {
-        let m = game
-            .as_any()
-            .downcast_ref::<Match<Banqi>>()
-            .ok_or_else(|| BotFailure::Spawn {
-                command: "ntu".into(),
-                why: "not a Banqi match".into(),
-            })?;
+    pub(crate) fn ask(&mut self, game: &AnyMatch, seat: Seat) -> Result<Answer, BotFailure> {
+        let m = game.as_banqi().ok_or_else(|| BotFailure::Spawn {
+            command: "ntu".into(),
+            why: "not a Banqi match".into(),
+        })?;
         if let Some(t) = self.last_answer {
             let other = seat.other().index();
             let spent = t.elapsed().as_millis() as u64;
@@ -157,8 +154,8 @@ impl Host {
         }))
     }
 
-    pub(crate) fn finish(&mut self, game: &dyn AnyMatch, _seat: Seat) {
-        if let Some(m) = game.as_any().downcast_ref::<Match<Banqi>>() {
+    pub(crate) fn finish(&mut self, game: &AnyMatch, _seat: Seat) {
+        if let Some(m) = game.as_banqi() {
             let _ = self.flush(m);
         }
         let _ = self.command(5, "quit", 200);

@@ -18,7 +18,7 @@ use salpakan_engine::banqi::{self, Banqi, BanqiOptions, Deal};
 use salpakan_engine::stratego::{
     Piece, Setup, SetupArea, Setups, Square, Stratego, StrategoOptions,
 };
-use salpakan_engine::{Game, GameKind, Match, Seat, rng_from_seed};
+use salpakan_engine::{Game, GameSpec, Match, Seat, rng_from_seed};
 
 use crate::{BotSpec, Knowledge, bots, choose_setup};
 
@@ -30,15 +30,6 @@ fn ucc_options() -> StrategoOptions {
         max_quiet_plies: None,
         ..StrategoOptions::default()
     }
-}
-
-fn options_json(o: &StrategoOptions) -> serde_json::Value {
-    use salpakan_engine::GameOptions;
-    let mut m = serde_json::Map::new();
-    for (k, v) in o.pairs() {
-        m.insert(k.into(), serde_json::Value::String(v));
-    }
-    serde_json::Value::Object(m)
 }
 
 /// What a UCC agent knows.
@@ -59,15 +50,9 @@ pub(crate) struct StrategoTracker {
 impl StrategoTracker {
     pub(crate) fn new(spec: &BotSpec, seat: Seat, seed: u64) -> Result<Self, String> {
         let options = ucc_options();
-        let json = choose_setup(
-            spec,
-            GameKind::Stratego,
-            &options_json(&options),
-            seat,
-            seed,
-        )
-        .map_err(|e| e.to_string())?;
-        let setup = Setup::from_json(seat, &options, &json).map_err(|e| e.to_string())?;
+        let chosen = choose_setup(spec, &GameSpec::Stratego(options.clone()), seat, seed)
+            .map_err(|e| e.to_string())?;
+        let setup = Setup::parse(seat, &options, chosen.text()).map_err(|e| e.to_string())?;
         let mut own = [false; 100];
         for (s, _) in setup.placements() {
             own[s.index()] = true;

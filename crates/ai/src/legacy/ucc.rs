@@ -227,14 +227,11 @@ impl Host {
         Ok(())
     }
 
-    pub(crate) fn ask(&mut self, game: &dyn AnyMatch, seat: Seat) -> Result<Answer, BotFailure> {
-        let m = game
-            .as_any()
-            .downcast_ref::<Match<Stratego>>()
-            .ok_or_else(|| BotFailure::Spawn {
-                command: "ucc".into(),
-                why: "not a Stratego match".into(),
-            })?;
+    pub(crate) fn ask(&mut self, game: &AnyMatch, seat: Seat) -> Result<Answer, BotFailure> {
+        let m = game.as_stratego().ok_or_else(|| BotFailure::Spawn {
+            command: "ucc".into(),
+            why: "not a Stratego match".into(),
+        })?;
         if !self.started {
             self.started = true;
             if seat == Seat::First && m.events().is_empty() {
@@ -262,8 +259,8 @@ impl Host {
         }
     }
 
-    pub(crate) fn finish(&mut self, game: &dyn AnyMatch, seat: Seat) {
-        if let Some(m) = game.as_any().downcast_ref::<Match<Stratego>>() {
+    pub(crate) fn finish(&mut self, game: &AnyMatch, seat: Seat) {
+        if let Some(m) = game.as_stratego() {
             let _ = self.flush(m, seat);
         }
         let result = match game.outcome() {

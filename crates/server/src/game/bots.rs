@@ -29,9 +29,9 @@ impl Game {
                     }))
                 }
                 Phase::Playing { m, draw_offer } if *draw_offer == Some(s.other()) => {
-                    let m = m.clone_box();
+                    let m = m.clone();
                     Some(tokio::task::spawn_blocking(move || {
-                        Some(if bot.accepts_draw(m.as_ref(), s) {
+                        Some(if bot.accepts_draw(&m, s) {
                             Act::DrawAccept
                         } else {
                             Act::DrawDecline
@@ -39,10 +39,10 @@ impl Game {
                     }))
                 }
                 Phase::Playing { m, .. } if m.to_move() == Some(s) => {
-                    let m = m.clone_box();
+                    let m = m.clone();
                     Some(tokio::task::spawn_blocking(move || {
-                        match bot.choose_move(m.as_ref(), s, random_u64()) {
-                            Ok(mv) => Some(Act::Move(mv)),
+                        match bot.choose_move(&m, s, random_u64()) {
+                            Ok(mv) => Some(Act::Move(mv.to_string())),
                             Err(e) => {
                                 tracing::warn!(error = %e, "a bot found no move");
                                 None

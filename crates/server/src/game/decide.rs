@@ -2,7 +2,7 @@
 //! offers, the limits), and the accounts ([`Arb`]s) it makes. Nothing changes here; a
 //! refused action is an error and changes nothing.
 
-use salpakan_engine::{EndReason, Seat};
+use salpakan_engine::{EndReason, Seat, wire};
 
 use super::{Act, Arb, Game, Phase, SetupChoice, random_u64};
 use crate::bots::Bot;
@@ -100,18 +100,16 @@ impl Game {
         }
         let setup = match choice {
             SetupChoice::Given(v) => {
-                self.kind.check_setup(&self.options, seat, &v)?;
+                wire::setup_from_json(&self.spec, seat, &v)?;
                 v
             }
-            SetupChoice::Random => self.kind.random_setup(&self.options, seat, random_u64())?,
+            SetupChoice::Random => wire::setup_json(&self.spec.random_setup(seat, random_u64())?),
             SetupChoice::Bot(b) => {
                 let bot = Bot::parse(&b)?;
-                let (kind, options) = (self.kind, self.options.clone());
-                tokio::task::spawn_blocking(move || {
-                    bot.choose_setup(kind, &options, seat, random_u64())
-                })
-                .await
-                .map_err(|_| Error::Unavailable)??
+                let spec = self.spec.clone();
+                tokio::task::spawn_blocking(move || bot.choose_setup(&spec, seat, random_u64()))
+                    .await
+                    .map_err(|_| Error::Unavailable)??
             }
         };
         let mut v = vec![Arb::Setup { seat: i, setup }];
@@ -121,8 +119,12 @@ impl Game {
         Ok(v)
     }
 
-    fn decide_move(&self, seat: Seat, mv: String) -> Result<Vec<Arb>> {
-        let m = match &self.phase {
+    /// A move: parsed once here, its legality one engine check (an illegal move's reason
+    /// comes from the engine without copying the match).
+    fn decide_move(&mut self, seat: Seat, mv: String) -> Result<Vec<Arb>> {
+        let Game { phase, kind, .. } = self;
+        let name = |s: Seat| kind.seat_name(s);
+        let m = match phase {
             Phase::Setup => {
                 return Err(Error::Rejected(
                     "the game has not started: both setups are not in yet".into(),
@@ -134,23 +136,20 @@ impl Game {
         if m.to_move() != Some(seat) {
             return Err(Error::Rejected(format!(
                 "it is {}'s turn, not {}'s",
-                m.to_move().map_or("nobody", |s| self.name(s)),
-                self.name(seat)
+                m.to_move().map_or("nobody", name),
+                name(seat)
             )));
         }
         if mv.len() > 16 {
             return Err(Error::BadRequest("that is not a move".into()));
         }
-        if !self.legal.0.contains(&mv) {
-            // Refused: say why in the mover's terms, on a copy (nothing changes).
-            return Err(match m.clone_box().play_text(&mv) {
-                Err(e) => Error::Move(e),
-                Ok(_) => Error::Rejected(format!("illegal move {mv}")),
-            });
-        }
+        let typed = m.parse_move(&mv)?;
+        m.check_move(&typed)?;
         Ok(vec![Arb::Move {
             seat: seat.index(),
-            mv,
+            // The canonical text of what is played (stored, and replayed on restart).
+            mv: typed.to_string(),
+            typed: Some(typed),
         }])
     }
 

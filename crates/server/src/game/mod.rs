@@ -30,7 +30,9 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use salpakan_engine::{AnyMatch, Copy, EndReason, GameKind, MatchSeed, Outcome, Seat, Viewer};
+use salpakan_engine::{
+    AnyMatch, AnyMove, Copy, EndReason, GameKind, GameSpec, MatchSeed, Outcome, Seat, Viewer, wire,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -39,6 +41,7 @@ use crate::bots::Bot;
 use crate::clock::{Clocks, StoredClocks, TimeControl};
 use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::protocol::Frame;
 use crate::store::{EventRow, GameRow, Store};
 
 pub use outbox::Outbox;
@@ -87,8 +90,8 @@ impl GameEnv {
 pub struct NewGame {
     /// Which game.
     pub kind: GameKind,
-    /// Canonical options.
-    pub options: Value,
+    /// The game's options, checked.
+    pub spec: GameSpec,
     /// Time control, none for untimed.
     pub clock: Option<TimeControl>,
     /// The seats, first then second.
@@ -126,8 +129,11 @@ pub enum Arb {
     Move {
         /// Seat index.
         seat: usize,
-        /// The move as text.
+        /// The move as text (what is stored).
         mv: String,
+        /// The move as parsed when it arrived (not stored: a replay parses `mv`).
+        #[serde(skip)]
+        typed: Option<AnyMove>,
     },
     /// A draw offer.
     DrawOffer {
@@ -250,14 +256,14 @@ enum Phase {
     /// The match is being played.
     Playing {
         /// The match.
-        m: Box<dyn AnyMatch>,
+        m: AnyMatch,
         /// The seat whose draw offer is open.
         draw_offer: Option<Seat>,
     },
     /// The game is over.
     Over {
         /// The match, when it had started.
-        m: Option<Box<dyn AnyMatch>>,
+        m: Option<AnyMatch>,
         /// How it ended.
         result: Outcome,
         /// The seat whose rematch offer is open.
@@ -269,9 +275,9 @@ enum Phase {
 
 impl Phase {
     /// The match, once started.
-    fn m(&self) -> Option<&dyn AnyMatch> {
+    fn m(&self) -> Option<&AnyMatch> {
         match self {
-            Phase::Playing { m, .. } | Phase::Over { m: Some(m), .. } => Some(m.as_ref()),
+            Phase::Playing { m, .. } | Phase::Over { m: Some(m), .. } => Some(m),
             _ => None,
         }
     }
@@ -326,6 +332,9 @@ pub struct Game {
     id: String,
     id_json: String,
     kind: GameKind,
+    /// The options, read once.
+    spec: GameSpec,
+    /// The options as clients see them (canonical JSON, written once).
     options: Value,
     seed: MatchSeed,
     public: bool,
@@ -347,11 +356,11 @@ pub struct Game {
     failures: u32,
     /// The last [`KEEP_EVENTS`] events: the frame each recipient was sent (empty for
     /// spectators when none was watching: a spectator catching up over it gets a `sync`).
-    log: VecDeque<[Arc<str>; 3]>,
+    log: VecDeque<[Frame; 3]>,
     /// The version of the event before the first in `log`.
     base: u64,
-    /// The legal moves of the seat to move (empty when none), and as a JSON array.
-    legal: (Vec<String>, String),
+    /// The legal moves of the seat to move as a JSON array (empty when none), for `legal`.
+    legal: String,
     subs: HashMap<u64, Sub>,
     online: [usize; 2],
     away_since: [Option<u64>; 2],
@@ -386,6 +395,7 @@ impl Game {
     pub fn restore(env: GameEnv, row: &GameRow, events: &[EventRow]) -> Result<Game> {
         let kind: GameKind = row.kind.parse().map_err(Error::Storage)?;
         let options: Value = serde_json::from_str(&row.options).map_err(storage)?;
+        let spec = wire::spec_from_json(kind, &options).map_err(storage)?;
         let control: Option<TimeControl> = serde_json::from_str(&row.clock).map_err(storage)?;
         let players: [Player; 2] = serde_json::from_str(&row.players).map_err(storage)?;
         let now = env.now();
@@ -397,6 +407,7 @@ impl Game {
             id: row.id.clone(),
             env,
             kind,
+            spec,
             options,
             seed: row.seed,
             public: row.public,
@@ -411,7 +422,7 @@ impl Game {
             failures: 0,
             log: VecDeque::new(),
             base: events.len() as u64,
-            legal: (Vec::new(), String::new()),
+            legal: String::new(),
             subs: HashMap::new(),
             online: [0, 0],
             away_since: away,
@@ -555,31 +566,27 @@ impl Game {
         self.base + self.log.len() as u64
     }
 
-    /// Keeps the legal moves of the seat to move, computed once per event.
+    /// Keeps the legal moves of the seat to move as JSON text, written once per event (a
+    /// move's legality is the engine's own check, not this list).
     fn refresh_legal(&mut self) {
-        self.legal = match &self.phase {
-            Phase::Playing { m, .. } if m.to_move().is_some() => {
-                let moves = m.legal_moves();
-                // Moves are written in plain ASCII (`e3-e4`, `c3`, `end`): nothing to escape.
-                let mut json = String::with_capacity(moves.len() * 9 + 2);
-                json.push('[');
-                for (i, mv) in moves.iter().enumerate() {
-                    if i > 0 {
-                        json.push(',');
-                    }
-                    json.push('"');
-                    json.push_str(mv);
-                    json.push('"');
-                }
-                json.push(']');
-                debug_assert_eq!(
-                    serde_json::from_str::<Vec<String>>(&json).ok(),
-                    Some(moves.clone())
-                );
-                (moves, json)
-            }
-            _ => (Vec::new(), String::new()),
+        self.legal.clear();
+        let Phase::Playing { m, .. } = &self.phase else {
+            return;
         };
+        if m.to_move().is_none() {
+            return;
+        }
+        use std::fmt::Write;
+        // Moves are written in plain ASCII (`e3-e4`, `c3`, `j8-j10+2@a4`): nothing to escape.
+        self.legal.push('[');
+        for (i, mv) in m.legal_moves().iter().enumerate() {
+            if i > 0 {
+                self.legal.push(',');
+            }
+            let _ = write!(self.legal, "\"{mv}\"");
+        }
+        self.legal.push(']');
+        debug_assert!(serde_json::from_str::<Vec<String>>(&self.legal).is_ok());
     }
 
     fn record(&self, copy: Copy) -> Result<String> {
@@ -597,7 +604,7 @@ impl Game {
                 "this game was played with reveal_at_end=false: its full record is never published; each player may download their own copy with their seat token".into(),
             ));
         }
-        let mut m = m.clone_box();
+        let mut m = m.clone();
         for s in Seat::BOTH {
             let tag = match s {
                 Seat::First => "First",

@@ -94,7 +94,7 @@ async fn start_game(app: &Arc<App>, t: &mut Table) -> Result<()> {
     let game = app
         .create_game(NewGame {
             kind: t.kind(),
-            options: t.init.options.clone(),
+            spec: t.spec.clone(),
             clock: None,
             players,
             public: false,

@@ -62,7 +62,6 @@ export function header(keep = false) {
     h('nav', {},
       h('a', { href: '/', 'data-link': true, id: 'nav-lobby' }, T.nav.lobby),
       h('a', { href: '/rules/generals', 'data-link': true, id: 'nav-rules' }, T.nav.rules),
-      h('a', { href: '/arbiter', 'data-link': true, id: 'nav-arbiter' }, T.arbiter.nav),
       s.name ? h('span', { class: 'me', title: T.nav.you }, s.name) : null,
       langPicker(),
       h('button', { type: 'button', class: 'icon-btn', 'aria-label': T.nav.settings, onclick: () => settings.showModal(), html: GEAR })),

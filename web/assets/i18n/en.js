@@ -663,7 +663,7 @@ const en = {
   /** The arbiter at the table (/arbiter): phones beside a real board. */
   arbiter: {
     title: 'Arbiter at the table',
-    nav: 'Arbiter',
+    lobbyLink: 'Use a phone as the arbiter',
     intro: 'Playing on a real board? A phone is the neutral arbiter: each of you tells it your own piece in secret, and it says only what the rules let it say.',
     yourName: 'Your name',
     nameFirst: 'Type your name first.',

@@ -568,7 +568,7 @@ const fil = {
   },
   arbiter: {
     title: 'Arbiter sa mesa',
-    nav: 'Arbiter',
+    lobbyLink: 'Gawing arbiter ang telepono',
     intro: 'Naglalaro sa totoong board? Ang telepono ang patas na arbiter: lihim ninyong sasabihin dito ang sarili ninyong piyesa, at sasabihin lang nito ang pinapayagan ng mga tuntunin.',
     yourName: 'Pangalan mo',
     nameFirst: 'Isulat muna ang pangalan mo.',

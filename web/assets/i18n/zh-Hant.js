@@ -574,7 +574,7 @@ const zhHant = {
   },
   arbiter: {
     title: '桌邊裁判',
-    nav: '裁判',
+    lobbyLink: '用手機當裁判',
     intro: '在實體棋盤上下棋嗎？讓手機當公正的裁判：你們各自祕密輸入自己的棋子，它只說出規則允許說的事。',
     yourName: '你的名字',
     nameFirst: '請先輸入你的名字。',

@@ -347,3 +347,58 @@ test('the arbiter pages pass axe and fit a 390 px phone in English, Filipino and
   assert.deepEqual(p.errors, []);
   await p.context.close();
 });
+
+test('full arbiter, one passed phone: the table page between the seats, the game to a captured Flag', { timeout: 120000 }, async () => {
+  const c = await phone();
+  const page = c.page;
+  await page.goto(`${server.url}/arbiter`);
+  const table = await page.evaluate(async () => {
+    const net = await import('/assets/net.js');
+    await net.ensureGuest('Tess');
+    return (await net.api('POST', '/api/tables', { game: 'generals', options: { army: 'FLG:1' }, mode: 'full', pass: true })).table;
+  });
+  const seats = /** @type {const} */ (['white', 'black']);
+  /** Hand the phone over: back to the table page (no board on it), then open the board as `seat`. */
+  const openAs = async (/** @type {string} */ seat) => {
+    await page.goto(`${server.url}/arbiter/${table}`);
+    const button = page.getByRole('button', { name: `Open the board as ${seat === 'white' ? 'White' : 'Black'}` });
+    await button.waitFor();
+    assert.equal(await page.locator('.board').count(), 0, 'the table page shows no board between the players');
+    await button.click();
+  };
+  for (const seat of seats) {
+    await openAs(seat);
+    await page.getByRole('heading', { name: 'Set up your army' }).waitFor();
+    await page.getByRole('button', { name: 'Random' }).click();
+    await page.getByRole('button', { name: 'Ready' }).click();
+    await page.locator('.side-panel .status').waitFor();
+  }
+  const id = new URL(page.url()).pathname.split('/').pop() ?? '';
+  for (let ply = 0; ply < 60; ply++) {
+    const seat = seats[ply % 2];
+    c.frames.length = 0; // only what this seat's board hears from now on
+    await openAs(seat);
+    const moves = await waitTurn(page, c.frames, id, { ver: -1 });
+    if (!moves) break;
+    // The other side's only piece is its Flag: walk to it.
+    const obs = lastObservation(c.frames, id);
+    assert.equal(obs.viewer, seat, 'the board shows the seat that holds the phone');
+    const enemy = Object.entries(obs.board).find(([, e]) => /** @type {any} */ (e).owner !== seat)?.[0] ?? '';
+    const d = pathLengths(enemy, obs);
+    const best = [...moves].sort((x, y) => (d.get(x.split('-')[1]) ?? 999) - (d.get(y.split('-')[1]) ?? 999))[0];
+    await clickMove(page, best);
+    await page.waitForTimeout(300);
+    const end = endOf(c.frames, id);
+    if (end) {
+      assert.equal(end.result.reason, 'flag_captured');
+      assert.equal(end.result.winner, seat);
+      break;
+    }
+  }
+  await page.locator('.status.over').waitFor();
+  const g = await (await fetch(`${server.url}/api/games/${id}`)).json();
+  assert.equal(g.result.reason, 'flag_captured');
+  assert.equal(g.public, false, 'a table’s game is private');
+  assert.deepEqual(c.errors, []);
+  await c.context.close();
+});

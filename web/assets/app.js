@@ -12,6 +12,7 @@ import { header } from './header.js';
 import { lobbyScreen, challengeScreen } from './lobby.js';
 import { gameScreen } from './game.js';
 import { replayScreen } from './replay.js';
+import { arbiterScreen, tableScreen } from './arbiter.js';
 
 export { go };
 
@@ -21,6 +22,8 @@ function route() {
   if ((m = path.match(/^\/game\/([\w-]+)$/))) return gameScreen(m[1]);
   if ((m = path.match(/^\/replay\/([\w-]+)$/))) return replayScreen(m[1]);
   if ((m = path.match(/^\/challenge\/([\w-]+)$/))) return challengeScreen(m[1]);
+  if ((m = path.match(/^\/arbiter\/([\w-]+)$/))) return tableScreen(m[1]);
+  if (path === '/arbiter') return arbiterScreen();
   const rules = rulesGame(path);
   if (rules) return rulesScreen(rules);
   return lobbyScreen();

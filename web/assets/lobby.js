@@ -63,6 +63,8 @@ export function lobbyScreen() {
     h('h1', { class: 'sr-only' }, L.heading),
     h('div', { class: 'lobby-main' }, createForm()),
     h('div', { class: 'lobby-lists' },
+      h('section', { class: 'card', id: 'arbiter-card' }, h('h2', {}, T.arbiter.title), h('p', { class: 'muted' }, T.arbiter.intro),
+        h('a', { class: 'btn', href: '/arbiter', 'data-link': true }, T.arbiter.lobbyLink)),
       h('section', { class: 'card' }, h('h2', {}, L.seeks), seeks),
       h('section', { class: 'card' }, h('h2', {}, L.live), live),
       h('section', { class: 'card' }, h('h2', {}, L.mine), mine),

@@ -112,7 +112,9 @@ test('no screen module carries an English sentence of its own: every word is in 
   // a quoted capitalised word followed by a lower-case one ('Your move', `Set up your`)
   const sentence = /(['"`])[A-Z][a-z]+,? [a-z]+[^'"`]*\1?/;
   const found = [];
-  for (const file of readdirSync(assets).filter((f) => f.endsWith('.js'))) {
+  // layout.js is data generated from the engine (board geometry, with the engine's own English
+  // piece names, which the client never shows: it takes every word from the catalogues).
+  for (const file of readdirSync(assets).filter((f) => f.endsWith('.js') && f !== 'layout.js')) {
     const lines = readFileSync(path.join(assets, file), 'utf8').split('\n');
     lines.forEach((line, i) => {
       const code = line.replace(/^\s*(\/\/|\*|\/\*).*$/, '').replace(/\/\/ .*$/, '');

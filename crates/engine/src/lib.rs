@@ -22,6 +22,8 @@
 
 mod any;
 pub mod bench;
+pub mod board;
+pub mod challenge;
 mod commit;
 mod game;
 mod kind;

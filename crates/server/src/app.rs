@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
-use salpakan_engine::{GameKind, Seat};
+use salpakan_engine::{GameKind, GameSpec, Seat, wire};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -15,7 +15,7 @@ pub use crate::config::{Config, Metrics};
 use crate::error::{Error, Result};
 use crate::game::{Cmd, Game, GameEnv, Host, NewGame, Outbox, Player, random_seed};
 use crate::identity::{Identity, User, hex, random_hex, same_secret};
-use crate::protocol::{self, ServerMsg};
+use crate::protocol::{self, Frame, ServerMsg};
 use crate::store::{GameRow, Op, Store};
 
 /// An open seek or private challenge.
@@ -27,8 +27,8 @@ pub struct Seek {
     pub user: User,
     /// Which game.
     pub kind: GameKind,
-    /// Canonical options.
-    pub options: Value,
+    /// The game and its options, checked.
+    pub spec: GameSpec,
     /// Time control.
     pub clock: Option<TimeControl>,
     /// The seat the creator wants, or none for either.
@@ -42,7 +42,7 @@ impl Seek {
     #[must_use]
     pub fn json(&self) -> Value {
         json!({"id": self.id, "by": self.user.name, "by_id": self.user.id, "kind": self.kind.name(),
-               "options": self.options, "clock": self.clock,
+               "options": wire::options_json(&self.spec), "clock": self.clock,
                "seat": self.seat.map(|s| self.kind.seat_name(s)), "public": self.public})
     }
 }
@@ -71,7 +71,7 @@ pub struct App {
     games: Mutex<HashMap<String, mpsc::Sender<Cmd>>>,
     seeks: Mutex<BTreeMap<String, Seek>>,
     live: Mutex<BTreeMap<String, Value>>,
-    lobby_tx: broadcast::Sender<Arc<str>>,
+    lobby_tx: broadcast::Sender<Frame>,
     users: Mutex<HashMap<String, Vec<Outbox>>>,
     user_games: Mutex<HashMap<String, Vec<(String, Seat)>>>,
     /// Each game's human players by seat (seat tokens derive from their keys).
@@ -85,6 +85,8 @@ pub struct App {
     seen: Mutex<HashMap<String, u64>>,
     /// Each player's unfinished bot games.
     bot_games: Mutex<HashMap<String, std::collections::HashSet<String>>>,
+    /// The arbiter tables for physical boards.
+    pub(crate) tables: crate::table::Tables,
 }
 
 /// Random bytes in a game or seek id (96 bits: not guessable).
@@ -108,7 +110,7 @@ impl App {
     /// The store cannot be opened, or a stored game does not rebuild.
     pub fn start(db: &std::path::Path, config: Config) -> Result<Arc<App>> {
         config.check()?;
-        let (store, loaded) = Store::open(db)?;
+        let (store, mut loaded) = Store::open(db)?;
         let quota = governor::Quota::per_minute(
             std::num::NonZeroU32::new(config.guests_per_minute).expect("checked"),
         )
@@ -116,6 +118,7 @@ impl App {
         let identity =
             crate::identity::GuestIdentity::new(store.clone(), loaded.guests, config.time.now_ms());
         let (lobby_tx, _) = broadcast::channel(1024);
+        let tables = crate::table::Tables::restore(std::mem::take(&mut loaded.tables));
         let app = Arc::new_cyclic(|me| App {
             config: Arc::new(config),
             me: me.clone(),
@@ -135,6 +138,7 @@ impl App {
             guest_limit: governor::RateLimiter::keyed(quota),
             seen: Mutex::new(HashMap::new()),
             bot_games: Mutex::new(HashMap::new()),
+            tables,
         });
         for row in &loaded.finished {
             app.index_players(row);
@@ -265,7 +269,7 @@ impl App {
         let row = GameRow {
             id: id.clone(),
             kind: spec.kind.name().into(),
-            options: spec.options.to_string(),
+            options: wire::options_json(&spec.spec).to_string(),
             seed: random_seed(),
             clock: serde_json::to_string(&spec.clock).expect("serializes"),
             players: serde_json::to_string(&spec.players).expect("serializes"),
@@ -348,7 +352,7 @@ impl App {
         self.identity.sign_out(user).await?;
         if let Some(outs) = self.users.lock().expect("lock").remove(user) {
             for o in outs {
-                o.kill.notify_one();
+                o.close_signed_out();
             }
         }
         Ok(())
@@ -386,7 +390,7 @@ impl App {
         }
     }
 
-    fn notify_user(&self, user: &str, f: Arc<str>) {
+    fn notify_user(&self, user: &str, f: Frame) {
         let mut users = self.users.lock().expect("lock");
         if let Some(outs) = users.get_mut(user) {
             outs.retain(|o| o.send(f.clone()));
@@ -398,7 +402,7 @@ impl App {
 
     /// Lobby updates.
     #[must_use]
-    pub fn lobby_updates(&self) -> broadcast::Receiver<Arc<str>> {
+    pub fn lobby_updates(&self) -> broadcast::Receiver<Frame> {
         self.lobby_tx.subscribe()
     }
 
@@ -588,6 +592,13 @@ impl App {
                 tracing::info!(seek = %id, "a seek expired: its creator has been gone");
             }
         }
+        // Who was seen longer ago than a seek may stay idle need not be remembered: for a
+        // seek, an unknown creator counts as gone for that long (the map stays as large as
+        // the guests seen recently, not all guests ever seen).
+        self.seen
+            .lock()
+            .expect("lock")
+            .retain(|_, t| now.saturating_sub(*t) < self.config.seek_idle_ms);
         self.guest_limit.retain_recent();
         self.guest_limit.shrink_to_fit();
     }

@@ -25,6 +25,14 @@ pub enum Error {
     /// No open seek or challenge with that id.
     #[error("there is no open seek or challenge {0:?}; it may have been accepted or cancelled")]
     UnknownSeek(String),
+    /// No arbiter table with that id.
+    #[error("there is no table {0:?}")]
+    UnknownTable(String),
+    /// No table waits for a second phone with that room code.
+    #[error(
+        "no table waits with that room code; check the code on the other phone (it works once, until the second phone joins)"
+    )]
+    UnknownCode,
     /// The request needs a guest token and has none, or an unknown one.
     #[error(
         "this needs a guest identity: send \"Authorization: Bearer <token>\" with the token from POST /api/guest"
@@ -64,7 +72,10 @@ impl Error {
     pub fn status(&self) -> StatusCode {
         match self {
             Error::BadRequest(_) | Error::Game(_) => StatusCode::BAD_REQUEST,
-            Error::UnknownGame(_) | Error::UnknownSeek(_) => StatusCode::NOT_FOUND,
+            Error::UnknownGame(_)
+            | Error::UnknownSeek(_)
+            | Error::UnknownTable(_)
+            | Error::UnknownCode => StatusCode::NOT_FOUND,
             Error::Unauthorized => StatusCode::UNAUTHORIZED,
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::Rejected(_) | Error::Move(_) => StatusCode::CONFLICT,
@@ -78,8 +89,14 @@ impl Error {
     /// The error as a WebSocket frame: `{"v":1,"t":"error","error":"..."}`, with the
     /// request's `id` when it had one.
     #[must_use]
-    pub(crate) fn frame(&self, id: Option<&serde_json::Value>) -> std::sync::Arc<str> {
+    pub(crate) fn frame(&self, id: Option<&serde_json::Value>) -> crate::protocol::Frame {
         crate::protocol::error_frame(self, id)
+    }
+}
+
+impl From<salpakan_engine::OptionError> for Error {
+    fn from(e: salpakan_engine::OptionError) -> Error {
+        Error::Game(e.into())
     }
 }
 

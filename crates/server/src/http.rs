@@ -8,7 +8,7 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use salpakan_engine::{Copy, GameKind, Seat, StartError, wire};
+use salpakan_engine::{Copy, GameKind, GameSpec, Seat, wire};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::game::{Cmd, NewGame, Player, random_u64};
 use crate::identity::{User, random_hex};
 
-fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T> {
+pub(crate) fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T> {
     let body: &[u8] = if body.is_empty() { b"{}" } else { body };
     serde_json::from_slice(body).map_err(|e| Error::BadRequest(format!("bad JSON body: {e}")))
 }
@@ -35,7 +35,7 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
         .map(str::trim)
 }
 
-fn user(app: &App, headers: &HeaderMap) -> Result<User> {
+pub(crate) fn user(app: &App, headers: &HeaderMap) -> Result<User> {
     let u = bearer(headers)
         .and_then(|t| app.identity.authenticate(t))
         .ok_or(Error::Unauthorized)?;
@@ -45,7 +45,7 @@ fn user(app: &App, headers: &HeaderMap) -> Result<User> {
 
 /// The client's address for per-address limits: the connection's peer, or behind a
 /// trusted reverse proxy the last `X-Forwarded-For` entry.
-fn client_ip(app: &App, peer: Option<SocketAddr>, headers: &HeaderMap) -> IpAddr {
+pub(crate) fn client_ip(app: &App, peer: Option<SocketAddr>, headers: &HeaderMap) -> IpAddr {
     let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |a| a.ip());
     if !app.config.trust_forwarded_for {
         return peer;
@@ -131,15 +131,14 @@ struct GameReq {
 
 struct Checked {
     kind: GameKind,
-    options: Value,
+    spec: GameSpec,
     clock: Option<TimeControl>,
     seat: Option<Seat>,
 }
 
 fn check_game(req: &GameReq) -> Result<Checked> {
     let kind: GameKind = req.game.parse().map_err(Error::BadRequest)?;
-    let spec = wire::spec_from_json(kind, &req.options).map_err(StartError::from)?;
-    let options = wire::options_json(&spec);
+    let spec = wire::spec_from_json(kind, &req.options)?;
     if let Some(c) = &req.clock {
         c.check().map_err(Error::BadRequest)?;
     }
@@ -155,7 +154,7 @@ fn check_game(req: &GameReq) -> Result<Checked> {
     };
     Ok(Checked {
         kind,
-        options,
+        spec,
         clock: req.clock,
         seat,
     })
@@ -174,7 +173,7 @@ fn new_seek(app: &App, headers: &HeaderMap, body: &Bytes, public: bool) -> Resul
         id: random_hex(crate::app::ID_BYTES),
         user: u,
         kind: c.kind,
-        options: c.options,
+        spec: c.spec,
         clock: c.clock,
         seat: c.seat,
         public,
@@ -269,7 +268,7 @@ pub async fn accept_seek(
     }
     let spec = NewGame {
         kind: s.kind,
-        options: s.options.clone(),
+        spec: s.spec.clone(),
         clock: s.clock,
         players,
         public: s.public,
@@ -322,7 +321,7 @@ pub async fn bot_game(
     let game = app
         .create_game(NewGame {
             kind: c.kind,
-            options: c.options,
+            spec: c.spec,
             clock: c.clock,
             players,
             public: true,
@@ -381,7 +380,7 @@ pub async fn setup(Query(q): Query<SetupQuery>) -> Result<Json<Value>> {
         Some(t) => serde_json::from_str(t)
             .map_err(|e| Error::BadRequest(format!("\"options\" is a JSON object: {e}")))?,
     };
-    let spec = wire::spec_from_json(kind, &options).map_err(StartError::from)?;
+    let spec = wire::spec_from_json(kind, &options)?;
     let seat = kind.parse_seat(&q.seat).ok_or_else(|| {
         Error::BadRequest(format!(
             "unknown seat {:?}; choose {} or {}",

@@ -34,6 +34,7 @@ pub(crate) mod identity;
 mod net;
 mod protocol;
 pub(crate) mod store;
+pub(crate) mod table;
 mod ws;
 
 pub use app::{App, LobbyView};
@@ -76,6 +77,11 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}", get(http::game))
         .route("/api/games/{id}/seat", get(http::my_seat))
         .route("/api/games/{id}/record", get(http::record))
+        .route("/api/tables", post(table::http::create))
+        .route("/api/tables/join", post(table::http::join))
+        .route("/api/tables/{id}", get(table::http::view))
+        .route("/api/tables/{id}/entry", post(table::http::entry))
+        .route("/api/tables/{id}/finish", post(table::http::finish))
         .route("/api/{*rest}", any(http::not_found))
         .route("/ws", get(ws::upgrade))
         .fallback(get(web_client))

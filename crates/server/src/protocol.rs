@@ -7,15 +7,20 @@
 //!   `"v":1` envelope and the `id` echo; the frames of the hot path (a game's `event`,
 //!   `legal` and `sync`, sent to many recipients) are written directly from pre-serialised
 //!   JSON text by [`event_frame`], [`legal_frame`] and [`sync_frame`], once per view and
-//!   shared as `Arc<str>` by every recipient of that view.
-
-use std::sync::Arc;
+//!   shared by every recipient of that view.
+//!
+//! A [`Frame`] is the WebSocket text itself (reference-counted bytes): a frame sent to many
+//! recipients is built once, each recipient's queue holds a reference, and the socket
+//! writes it without another copy.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::error::Error;
 use crate::game::{Act, SetupChoice};
+
+/// One frame's text as the socket writes it; cloning it shares it.
+pub(crate) type Frame = axum::extract::ws::Utf8Bytes;
 
 /// The protocol version every message carries as `"v"`.
 pub(crate) const VERSION: u64 = 1;
@@ -399,7 +404,7 @@ pub(crate) enum ServerMsg<'a> {
 
 /// The one frame writer: `msg` in its envelope, `{"v":1,"t":...,<fields>}`, with the
 /// request's `id` last when it had one.
-pub(crate) fn frame(msg: &ServerMsg<'_>, id: Option<&Value>) -> Arc<str> {
+pub(crate) fn frame(msg: &ServerMsg<'_>, id: Option<&Value>) -> Frame {
     let mut out = Vec::with_capacity(96);
     out.extend_from_slice(br#"{"v":1,"#);
     let at = out.len();
@@ -418,7 +423,7 @@ pub(crate) fn frame(msg: &ServerMsg<'_>, id: Option<&Value>) -> Arc<str> {
 }
 
 /// An error as a frame.
-pub(crate) fn error_frame(e: &Error, id: Option<&Value>) -> Arc<str> {
+pub(crate) fn error_frame(e: &Error, id: Option<&Value>) -> Frame {
     frame(
         &ServerMsg::Error {
             error: e.to_string(),
@@ -430,7 +435,7 @@ pub(crate) fn error_frame(e: &Error, id: Option<&Value>) -> Arc<str> {
 /// A game's event frame, `{"v":1,"t":"event","game":<id>,"ver":<ver>,"e":<e>}`, from the
 /// game's id as JSON text and the recipient's view `e` as JSON text (written once per view
 /// and shared by every recipient of it).
-pub(crate) fn event_frame(id_json: &str, ver: u64, e: &str) -> Arc<str> {
+pub(crate) fn event_frame(id_json: &str, ver: u64, e: &str) -> Frame {
     use std::fmt::Write;
     let mut f = String::with_capacity(e.len() + id_json.len() + 48);
     let _ = write!(
@@ -442,12 +447,12 @@ pub(crate) fn event_frame(id_json: &str, ver: u64, e: &str) -> Arc<str> {
 
 /// The seat to move's legal moves, `{"v":1,"t":"legal","game":..,"ver":..,"moves":[..]}`,
 /// from the moves as a JSON array's text.
-pub(crate) fn legal_frame(id_json: &str, ver: u64, moves_json: &str) -> Arc<str> {
+pub(crate) fn legal_frame(id_json: &str, ver: u64, moves_json: &str) -> Frame {
     format!(r#"{{"v":1,"t":"legal","game":{id_json},"ver":{ver},"moves":{moves_json}}}"#).into()
 }
 
 /// A full view, `{"v":1,"t":"sync","game":..,"ver":..,"state":{..}}`.
-pub(crate) fn sync_frame(id_json: &str, ver: u64, state: &Value) -> Arc<str> {
+pub(crate) fn sync_frame(id_json: &str, ver: u64, state: &Value) -> Frame {
     format!(r#"{{"v":1,"t":"sync","game":{id_json},"ver":{ver},"state":{state}}}"#).into()
 }
 

@@ -86,6 +86,26 @@ pub enum Op {
         /// Result JSON.
         result: String,
     },
+    /// A new arbiter table (`crate::table`).
+    Table(TableRow),
+    /// One of a table's entries, in order.
+    TableEvent {
+        /// The table.
+        table: String,
+        /// Its number in the table (1, 2, ...).
+        n: u64,
+        /// The table's own account of it (JSON of `crate::table::TableArb`); holds secrets.
+        body: String,
+    },
+}
+
+/// A stored arbiter table: how it was created.
+#[derive(Clone, Debug)]
+pub struct TableRow {
+    /// The table's id.
+    pub id: String,
+    /// The table's creation (JSON of `crate::table::TableInit`).
+    pub init: String,
 }
 
 type Job = (Vec<Op>, oneshot::Sender<std::result::Result<(), String>>);
@@ -109,6 +129,8 @@ pub struct Loaded {
     pub unfinished: Vec<(GameRow, Vec<EventRow>)>,
     /// Every finished game's id and seats (for players' game lists).
     pub finished: Vec<GameRow>,
+    /// Every arbiter table with its events in order.
+    pub tables: Vec<(TableRow, Vec<String>)>,
 }
 
 const SCHEMA: &str = "
@@ -120,6 +142,9 @@ CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, kind TEXT NOT NULL, optio
   result TEXT);
 CREATE TABLE IF NOT EXISTS events (game TEXT NOT NULL, ver INTEGER NOT NULL, arb TEXT NOT NULL,
   clocks TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS arbiter_tables (id TEXT PRIMARY KEY, init TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS arbiter_table_events (tbl TEXT NOT NULL, n INTEGER NOT NULL,
+  body TEXT NOT NULL, PRIMARY KEY (tbl, n));
 ";
 /// Events are appended in commit order (a rowid table: each group commit writes a few
 /// pages at the end of the table) and found by game through this index. Databases made
@@ -187,6 +212,9 @@ impl Store {
     ///
     /// # Errors
     /// As [`Store::open`].
+    // Over 100 lines: the start-up steps in the order they must run (schema and migrations,
+    // the writer's and checkpointer's connections and threads, then loading), each short,
+    // read top to bottom; split, they would pass half a dozen connections and paths around.
     pub fn open_with(path: &Path, restart_frames: i64) -> Result<(Store, Loaded)> {
         let cannot = |e: rusqlite::Error| {
             Error::Start(format!(
@@ -302,6 +330,7 @@ impl Store {
                 }
             }
         }
+        loaded.tables = load_tables(&w).map_err(storage)?;
         let reader = open_conn(path).map_err(storage)?;
         // Checkpoints run on their own connection and thread, off the commit path.
         w.pragma_update(None, "wal_autocheckpoint", 0)
@@ -423,6 +452,27 @@ fn events(c: &Connection, game: &str) -> rusqlite::Result<Vec<EventRow>> {
     .collect()
 }
 
+fn load_tables(c: &Connection) -> rusqlite::Result<Vec<(TableRow, Vec<String>)>> {
+    let rows: Vec<TableRow> = c
+        .prepare("SELECT id, init FROM arbiter_tables")?
+        .query_map([], |r| {
+            Ok(TableRow {
+                id: r.get(0)?,
+                init: r.get(1)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut q = c.prepare("SELECT body FROM arbiter_table_events WHERE tbl=?1 ORDER BY n")?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        let events = q
+            .query_map([&row.id], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        out.push((row, events));
+    }
+    Ok(out)
+}
+
 fn apply(c: &Connection, op: &Op) -> rusqlite::Result<()> {
     match op {
         Op::Guest(g) => {
@@ -476,6 +526,16 @@ fn apply(c: &Connection, op: &Op) -> rusqlite::Result<()> {
         Op::Result { game, result } => {
             c.prepare_cached("UPDATE games SET result=?2 WHERE id=?1")?
                 .execute(params![game, result])?;
+        }
+        Op::Table(t) => {
+            c.prepare_cached("INSERT INTO arbiter_tables (id, init) VALUES (?1, ?2)")?
+                .execute(params![t.id, t.init])?;
+        }
+        Op::TableEvent { table, n, body } => {
+            c.prepare_cached(
+                "INSERT INTO arbiter_table_events (tbl, n, body) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![table, i64::try_from(*n).unwrap_or(i64::MAX), body])?;
         }
     }
     Ok(())

@@ -4,23 +4,24 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use axum::Extension;
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use salpakan_engine::{Seat, Viewer};
 use serde_json::Value;
-use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::app::App;
 use crate::error::{Error, Result};
 use crate::game::{Act, Cmd, Outbox};
 use crate::identity::User;
-use crate::protocol::{self, JoinedAs, Request, ServerMsg, request_id};
+use crate::protocol::{self, Frame, JoinedAs, Request, ServerMsg, request_id};
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
@@ -78,89 +79,94 @@ impl Bucket {
 struct Conn {
     app: Arc<App>,
     id: u64,
+    /// The rate limit on its messages.
+    bucket: Bucket,
+    /// Refused (rate-limited) messages in a row.
+    strikes: u32,
     out: Outbox,
     user: Option<User>,
     joined: HashMap<String, (mpsc::Sender<Cmd>, Viewer)>,
     lobby: Option<tokio::task::JoinHandle<()>>,
 }
 
-async fn connection(app: Arc<App>, socket: WebSocket) {
-    let (mut sink, mut stream) = socket.split();
-    let (tx, mut rx) = mpsc::channel::<Arc<str>>(1024);
-    let kill = Arc::new(Notify::new());
-    let queued = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let out = Outbox {
-        tx,
-        kill: kill.clone(),
-        queued: queued.clone(),
-        max_bytes: app.config.max_queue_bytes,
-    };
-    let ping_every = std::time::Duration::from_millis(app.config.ping_ms);
-    let writer = tokio::spawn(async move {
-        // The server pings every `ping_ms`: a live peer answers (and so keeps the
-        // connection under its idle timeout), a dead one does not and is closed.
-        let mut ping =
-            tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
-        // Frames queued together go out in one write (one flush for all of them). Before
-        // writing, the writer lets the tasks that are ready run once: a move's event and its
-        // acknowledgement (queued by two tasks) then usually leave in one write.
-        'frames: loop {
-            let mut f = tokio::select! {
-                f = rx.recv() => match f { Some(f) => f, None => break },
-                _ = ping.tick() => {
-                    if sink.send(Message::Ping(Default::default())).await.is_err() {
-                        break;
-                    }
-                    continue;
+/// Writes a connection's frames: those queued together go out in one write (one flush for
+/// all of them), and the server pings every `ping_every`: a live peer answers (and so keeps
+/// the connection under its idle timeout), a dead one does not and is closed. An empty
+/// frame means: flush and close.
+async fn write_frames(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut rx: mpsc::Receiver<Frame>,
+    queued: Arc<AtomicUsize>,
+    ping_every: Duration,
+) {
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+    'frames: loop {
+        let mut f = tokio::select! {
+            f = rx.recv() => match f { Some(f) => f, None => break },
+            _ = ping.tick() => {
+                if sink.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
                 }
-            };
-            let mut yielded = false;
-            loop {
-                if f.is_empty() {
-                    let _ = sink.flush().await;
-                    break 'frames;
-                }
-                queued.fetch_sub(f.len(), Ordering::Relaxed);
-                if sink.feed(Message::Text(f.as_ref().into())).await.is_err() {
-                    break 'frames;
-                }
-                match rx.try_recv() {
-                    Ok(next) => f = next,
-                    Err(_) if !yielded => {
-                        yielded = true;
-                        tokio::task::yield_now().await;
-                        match rx.try_recv() {
-                            Ok(next) => f = next,
-                            Err(_) => break,
-                        }
-                    }
-                    Err(_) => break,
-                }
+                continue;
             }
-            if sink.flush().await.is_err() {
-                break;
+        };
+        // Before writing, the writer lets the tasks that are ready run once: a move's event
+        // and its acknowledgement (queued by two tasks) then usually leave in one write.
+        let mut yielded = false;
+        loop {
+            if f.is_empty() {
+                let _ = sink.flush().await;
+                break 'frames;
+            }
+            queued.fetch_sub(f.len(), Ordering::Relaxed);
+            if sink.feed(Message::Text(f)).await.is_err() {
+                break 'frames;
+            }
+            match rx.try_recv() {
+                Ok(next) => f = next,
+                Err(_) if !yielded => {
+                    yielded = true;
+                    tokio::task::yield_now().await;
+                    match rx.try_recv() {
+                        Ok(next) => f = next,
+                        Err(_) => break,
+                    }
+                }
+                Err(_) => break,
             }
         }
-        let _ = sink.close().await;
-    });
-    let mut bucket = Bucket {
-        tokens: f64::from(app.config.burst),
-        last: Instant::now(),
-        rate: f64::from(app.config.rate_per_s),
-        cap: f64::from(app.config.burst),
-    };
+        if sink.flush().await.is_err() {
+            break;
+        }
+    }
+    let _ = sink.close().await;
+}
+
+async fn connection(app: Arc<App>, socket: WebSocket) {
+    let (sink, mut stream) = socket.split();
+    let (tx, rx) = mpsc::channel::<Frame>(1024);
+    let out = Outbox::new(tx, app.config.max_queue_bytes);
+    let ping_every = Duration::from_millis(app.config.ping_ms);
+    let writer = tokio::spawn(write_frames(sink, rx, out.queued.clone(), ping_every));
+    let kill = out.kill.clone();
     let mut c = Conn {
         id: NEXT_CONN.fetch_add(1, Ordering::Relaxed),
+        bucket: Bucket {
+            tokens: f64::from(app.config.burst),
+            last: Instant::now(),
+            rate: f64::from(app.config.rate_per_s),
+            cap: f64::from(app.config.burst),
+        },
+        strikes: 0,
         app,
         out,
         user: None,
         joined: HashMap::new(),
         lobby: None,
     };
-    let mut strikes = 0u32;
     // A peer heard from nothing (no message, no pong) for the idle timeout is dead: the
     // server's pings (every `ping_ms`) get answers from every live one.
-    let idle = std::time::Duration::from_millis(c.app.config.idle_timeout_ms);
+    let idle = Duration::from_millis(c.app.config.idle_timeout_ms);
     let mut heard = Instant::now();
     let mut look = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
     loop {
@@ -174,16 +180,20 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
                 continue;
             }
             () = kill.notified() => {
-                c.app.metrics.slow_closed.fetch_add(1, Ordering::Relaxed);
-                tracing::info!(conn = c.id, "closing a connection that does not keep up");
+                if c.out.is_signed_out() {
+                    tracing::info!(conn = c.id, "closing a connection of a guest who signed out");
+                } else {
+                    c.app.metrics.slow_closed.fetch_add(1, Ordering::Relaxed);
+                    tracing::info!(conn = c.id, "closing a connection that does not keep up");
+                }
                 break;
             }
         };
         if matches!(msg, Some(Ok(_))) {
             heard = Instant::now();
         }
-        let text = match msg {
-            Some(Ok(Message::Text(t))) => t,
+        let go_on = match msg {
+            Some(Ok(Message::Text(t))) => c.on_text(t.as_str()).await,
             Some(Ok(Message::Binary(b))) => {
                 c.error(
                     &Error::BadRequest(
@@ -191,7 +201,7 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
                     ),
                     std::str::from_utf8(&b).ok().and_then(request_id).as_ref(),
                 );
-                continue;
+                true
             }
             Some(Err(e)) => {
                 if too_large(e) {
@@ -202,42 +212,13 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
                         None,
                     );
                 }
-                break;
+                false
             }
-            Some(Ok(Message::Close(_))) | None => break,
-            Some(Ok(_)) => continue,
+            Some(Ok(Message::Close(_))) | None => false,
+            Some(Ok(_)) => true,
         };
-        if !bucket.take() {
-            strikes += 1;
-            c.app.metrics.rate_limited.fetch_add(1, Ordering::Relaxed);
-            if strikes >= MAX_STRIKES {
-                tracing::info!(conn = c.id, "closing a flooding connection");
-                break;
-            }
-            c.error(
-                &Error::RateLimited(c.app.config.rate_per_s),
-                request_id(text.as_str()).as_ref(),
-            );
-            continue;
-        }
-        strikes = 0;
-        if text.len() > c.app.config.max_message {
-            c.error(
-                &Error::TooLarge(text.len(), c.app.config.max_message),
-                request_id(text.as_str()).as_ref(),
-            );
-            continue;
-        }
-        let (id, request) = protocol::parse_request(text.as_str());
-        match request {
-            Ok(r) => match c.handle(r, id.as_ref()).await {
-                Ok(Some(reply)) => {
-                    c.out.send(reply);
-                }
-                Ok(None) => {}
-                Err(e) => c.error(&e, id.as_ref()),
-            },
-            Err(e) => c.error(&e, id.as_ref()),
+        if !go_on {
+            break;
         }
     }
     c.reset().await;
@@ -245,10 +226,10 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         l.abort();
     }
     // Flush what is queued (errors included), then close.
-    let _ = c.out.tx.send(Arc::from("")).await;
+    let _ = c.out.tx.send(Frame::default()).await;
     drop(c);
     let mut writer = writer;
-    if tokio::time::timeout(std::time::Duration::from_secs(5), &mut writer)
+    if tokio::time::timeout(Duration::from_secs(5), &mut writer)
         .await
         .is_err()
     {
@@ -259,6 +240,48 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
 impl Conn {
     fn error(&self, e: &Error, id: Option<&Value>) {
         self.out.send(e.frame(id));
+    }
+
+    /// One text message: the rate limit, the size limit, then the request. False when the
+    /// connection must close (it keeps flooding).
+    async fn on_text(&mut self, text: &str) -> bool {
+        if !self.bucket.take() {
+            self.strikes += 1;
+            self.app
+                .metrics
+                .rate_limited
+                .fetch_add(1, Ordering::Relaxed);
+            if self.strikes >= MAX_STRIKES {
+                tracing::info!(conn = self.id, "closing a flooding connection");
+                return false;
+            }
+            self.error(
+                &Error::RateLimited(self.app.config.rate_per_s),
+                request_id(text).as_ref(),
+            );
+            return true;
+        }
+        self.strikes = 0;
+        if text.len() > self.app.config.max_message {
+            self.error(
+                &Error::TooLarge(text.len(), self.app.config.max_message),
+                request_id(text).as_ref(),
+            );
+            return true;
+        }
+        let (id, request) = protocol::parse_request(text);
+        let answer = match request {
+            Ok(r) => self.handle(r, id.as_ref()).await,
+            Err(e) => Err(e),
+        };
+        match answer {
+            Ok(Some(reply)) => {
+                self.out.send(reply);
+            }
+            Ok(None) => {}
+            Err(e) => self.error(&e, id.as_ref()),
+        }
+        true
     }
 
     /// Drops what this connection follows: its user's notifications and every game joined.
@@ -273,7 +296,7 @@ impl Conn {
     }
 
     /// Acts on one request; its answer (if any) as a frame, with the request's `id`.
-    async fn handle(&mut self, r: Request, id: Option<&Value>) -> Result<Option<Arc<str>>> {
+    async fn handle(&mut self, r: Request, id: Option<&Value>) -> Result<Option<Frame>> {
         let frame = |m: &ServerMsg<'_>| Ok(Some(protocol::frame(m, id)));
         match r {
             Request::Ping => frame(&ServerMsg::Pong),

@@ -825,6 +825,11 @@ async fn a_guest_who_signs_out_everywhere_loses_its_token_seat_tokens_and_connec
         hello.recv_within(Duration::from_secs(5)).await.is_err(),
         "its connection was closed"
     );
+    assert_eq!(
+        ts.server.app.metrics.slow_closed.load(Ordering::Relaxed),
+        0,
+        "a connection closed by a sign-out is not counted as a slow client"
+    );
     // Others are untouched.
     let (mut w, _) = join(addr, &game, Some(&tokens[0])).await;
     act(&mut w, json!({"t": "setup", "game": game, "random": true})).await;

@@ -660,6 +660,79 @@ const en = {
       },
     },
   },
+  /** The arbiter at the table (/arbiter): phones beside a real board. */
+  arbiter: {
+    title: 'Arbiter at the table',
+    lobbyLink: 'Use a phone as the arbiter',
+    intro: 'Playing on a real board? A phone is the neutral arbiter: each of you tells it your own piece in secret, and it says only what the rules let it say.',
+    yourName: 'Your name',
+    nameFirst: 'Type your name first.',
+    joinHeading: 'Join a table',
+    code: 'Room code',
+    join: 'Join',
+    createHeading: 'Start a table',
+    gameLabel: 'Game',
+    modeLabel: 'Arbiter',
+    modeHelp: 'Challenges only: for each challenge, each of you enters the rank of your own piece. The whole game: you both enter your setups and every move made on the real board.',
+    modeChallenge: 'Challenges only',
+    modeFull: 'The whole game',
+    revealLabel: 'After a challenge, announce',
+    reveal: { none: 'only which piece leaves', winner: 'also the winner’s rank', both: 'both ranks' },
+    flagRuleLabel: 'A Flag on the far rank wins',
+    flagRule: { adjacent: 'unless an enemy is beside it', one_turn: 'after one enemy turn', electronic: 'at once (1980 electronic game)' },
+    armyLabel: 'Army',
+    army: { classic: 'Classic (40 pieces)', barrage: 'Barrage (8 pieces)', duel: 'Duel (10 pieces)' },
+    pass: 'One phone for both players (pass it between you)',
+    create: 'Start the table',
+    codeShow: 'The other player opens this page and types this code:',
+    waiting: 'Waiting for the other player to join…',
+    noneYet: 'No challenge yet. When one piece challenges another, both of you enter your own piece.',
+    /** @param {string} seat */
+    entryFor: (seat) => `${seat}: your piece in this challenge`,
+    otherEntered: 'The other player has entered their piece.',
+    attacked: 'My piece attacked',
+    defended: 'My piece was challenged',
+    whichRank: 'Then tap the rank of your piece:',
+    entered: 'Entered. Waiting for the other player…',
+    /** @param {number} n */
+    challengeN: (n) => `Challenge ${n}`,
+    /** @param {string} seat */
+    removedAttacker: (seat) => `${seat}’s attacking piece loses: take it off the board.`,
+    /** @param {string} seat */
+    removedDefender: (seat) => `${seat}’s challenged piece loses: take it off the board.`,
+    removedBoth: 'Equal ranks: both pieces leave the board.',
+    /** @param {string} seat */
+    flagCaptured: (seat) => `${seat} captured the Flag!`,
+    /** @param {string} seat @param {string} rank */
+    shownAttacker: (seat, rank) => `${seat} attacked with the ${rank}.`,
+    /** @param {string} seat @param {string} rank */
+    shownDefender: (seat, rank) => `${seat}’s piece was the ${rank}.`,
+    /** @param {string} seat */
+    wins: (seat) => `${seat} wins`,
+    endFlag: 'The Flag was captured.',
+    endResign: 'The other player resigned.',
+    endHome: 'The Flag reached the far rank.',
+    /** @param {number} n */
+    count: (n) => (n === 1 ? 'One challenge in all.' : `${n} challenges in all.`),
+    eliminated: 'Pieces each side lost',
+    lostNone: 'none',
+    newTable: 'New table',
+    next: 'Next challenge',
+    /** @param {string} seat */
+    passTo: (seat) => `Pass the phone to ${seat}`,
+    /** @param {string} seat */
+    ready: (seat) => `I am ${seat}: enter my piece`,
+    sound: 'Sound (a bugle call when a Flag falls)',
+    resign: 'Resign',
+    /** @param {string} seat */
+    resignConfirm: (seat) => `Resign for ${seat}?`,
+    flagHome: 'My Flag reached the far rank',
+    /** @param {string} seat */
+    flagHomeConfirm: (seat) => `Did ${seat}’s Flag win on the far rank, by the rule you chose?`,
+    fullIntro: 'The server keeps the true position. Open the board, enter your setup in secret, then enter every move made on the real board: it refuses illegal moves and says which piece to take off after each challenge.',
+    /** @param {string} seat */
+    openBoard: (seat) => `Open the board as ${seat}`,
+  },
 };
 
 export default en;

@@ -239,11 +239,11 @@ impl Stratego {
             let from = mine.trailing_zeros() as u8;
             mine &= mine - 1;
             if self.cells[from as usize] == 0
-                || super::cell_piece(self.cells[from as usize]) != Piece::Captain
+                || super::cell_piece::<Piece>(self.cells[from as usize]) != Piece::Captain
             {
                 continue;
             }
-            let f = Square(from);
+            let f = Square::at(from);
             for (df, dr) in [
                 (2i8, 0i8),
                 (-2, 0),
@@ -348,7 +348,7 @@ impl Stratego {
 
     /// Pushes the move `from`-`to` of `me`, and with it every rescue it may make.
     pub(super) fn push_move(&self, me: Seat, from: u8, to: u8, out: &mut Vec<Move>) {
-        let mv = Move::new(Square(from), Square(to));
+        let mv = Move::new(Square::at(from), Square::at(to));
         out.push(mv);
         if self.options.rescues == 0 {
             return;
@@ -369,7 +369,7 @@ impl Stratego {
                 out.push(Move {
                     rescue: Some(Rescue {
                         piece: p,
-                        square: Square(s),
+                        square: Square::at(s),
                     }),
                     ..mv
                 });

@@ -2,7 +2,7 @@
 //! phase) and yields what each recipient sees of it; committing stores the accounts (group
 //! commit) and only once they are durable sends the frames.
 
-use salpakan_engine::{Outcome, Seat, wire};
+use salpakan_engine::{AnyMove, Outcome, Seat, wire};
 use serde_json::{Value, json};
 
 use super::{Arb, Game, Phase, viewer_of};
@@ -104,8 +104,8 @@ impl Game {
                 v.map(|v| v.to_string())
             }
             Arb::Start => return self.apply_start(now, views),
-            Arb::Move { seat, mv } => {
-                return self.apply_move(Seat::from_index(*seat), mv, now, views);
+            Arb::Move { seat, mv, typed } => {
+                return self.apply_move(Seat::from_index(*seat), mv, *typed, now, views);
             }
             Arb::DrawOffer { seat } => {
                 let s = Seat::from_index(*seat);
@@ -198,15 +198,26 @@ impl Game {
         }))
     }
 
-    /// A move: played on the match, the clocks pressed, the draw offer dropped.
-    fn apply_move(&mut self, seat: Seat, mv: &str, now: u64, views: bool) -> Result<Views> {
+    /// A move (typed when it was just decided, else parsed from its stored text): played on
+    /// the match, the clocks pressed, the draw offer dropped.
+    fn apply_move(
+        &mut self,
+        seat: Seat,
+        mv: &str,
+        typed: Option<AnyMove>,
+        now: u64,
+        views: bool,
+    ) -> Result<Views> {
         let kind = self.kind;
         let watched = views && self.watched();
         let Phase::Playing { m, draw_offer } = &mut self.phase else {
             return Err(Error::Storage("a move outside play".into()));
         };
         let replay = |e| Error::Storage(format!("a stored move does not replay: {e}"));
-        let mv = m.parse_move(mv).map_err(replay)?;
+        let mv = match typed {
+            Some(t) => t,
+            None => m.parse_move(mv).map_err(replay)?,
+        };
         let sent = if views {
             Some(m.play_sent(mv).map_err(replay)?)
         } else {

@@ -119,8 +119,12 @@ impl Game {
         Ok(v)
     }
 
+    /// A move: parsed once here, its legality one engine check (an illegal move's reason
+    /// comes from the engine without copying the match).
     fn decide_move(&mut self, seat: Seat, mv: String) -> Result<Vec<Arb>> {
-        let m = match &self.phase {
+        let Game { phase, kind, .. } = self;
+        let name = |s: Seat| kind.seat_name(s);
+        let m = match phase {
             Phase::Setup => {
                 return Err(Error::Rejected(
                     "the game has not started: both setups are not in yet".into(),
@@ -132,28 +136,20 @@ impl Game {
         if m.to_move() != Some(seat) {
             return Err(Error::Rejected(format!(
                 "it is {}'s turn, not {}'s",
-                m.to_move().map_or("nobody", |s| self.name(s)),
-                self.name(seat)
+                m.to_move().map_or("nobody", name),
+                name(seat)
             )));
         }
         if mv.len() > 16 {
             return Err(Error::BadRequest("that is not a move".into()));
         }
-        if !self.legal.0.contains(&mv) {
-            // Refused: the engine says why in the mover's terms, from one check that
-            // changes nothing (no copy of the match).
-            let refusal = match &mut self.phase {
-                Phase::Playing { m, .. } => m.parse_move(&mv).and_then(|t| m.check_move(&t)).err(),
-                _ => None,
-            };
-            return Err(refusal.map_or_else(
-                || Error::Rejected(format!("illegal move {mv}")),
-                Error::Move,
-            ));
-        }
+        let typed = m.parse_move(&mv)?;
+        m.check_move(&typed)?;
         Ok(vec![Arb::Move {
             seat: seat.index(),
-            mv,
+            // The canonical text of what is played (stored, and replayed on restart).
+            mv: typed.to_string(),
+            typed: Some(typed),
         }])
     }
 

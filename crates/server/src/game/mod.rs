@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use salpakan_engine::{
-    AnyMatch, Copy, EndReason, GameKind, GameSpec, MatchSeed, Outcome, Seat, Viewer, wire,
+    AnyMatch, AnyMove, Copy, EndReason, GameKind, GameSpec, MatchSeed, Outcome, Seat, Viewer, wire,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -41,6 +41,7 @@ use crate::bots::Bot;
 use crate::clock::{Clocks, StoredClocks, TimeControl};
 use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::protocol::Frame;
 use crate::store::{EventRow, GameRow, Store};
 
 pub use outbox::Outbox;
@@ -89,8 +90,8 @@ impl GameEnv {
 pub struct NewGame {
     /// Which game.
     pub kind: GameKind,
-    /// Canonical options.
-    pub options: Value,
+    /// The game's options, checked.
+    pub spec: GameSpec,
     /// Time control, none for untimed.
     pub clock: Option<TimeControl>,
     /// The seats, first then second.
@@ -128,8 +129,11 @@ pub enum Arb {
     Move {
         /// Seat index.
         seat: usize,
-        /// The move as text.
+        /// The move as text (what is stored).
         mv: String,
+        /// The move as parsed when it arrived (not stored: a replay parses `mv`).
+        #[serde(skip)]
+        typed: Option<AnyMove>,
     },
     /// A draw offer.
     DrawOffer {
@@ -328,9 +332,10 @@ pub struct Game {
     id: String,
     id_json: String,
     kind: GameKind,
-    options: Value,
-    /// `options`, read once.
+    /// The options, read once.
     spec: GameSpec,
+    /// The options as clients see them (canonical JSON, written once).
+    options: Value,
     seed: MatchSeed,
     public: bool,
     players: [Player; 2],
@@ -351,11 +356,11 @@ pub struct Game {
     failures: u32,
     /// The last [`KEEP_EVENTS`] events: the frame each recipient was sent (empty for
     /// spectators when none was watching: a spectator catching up over it gets a `sync`).
-    log: VecDeque<[Arc<str>; 3]>,
+    log: VecDeque<[Frame; 3]>,
     /// The version of the event before the first in `log`.
     base: u64,
-    /// The legal moves of the seat to move (empty when none), and as a JSON array.
-    legal: (Vec<String>, String),
+    /// The legal moves of the seat to move as a JSON array (empty when none), for `legal`.
+    legal: String,
     subs: HashMap<u64, Sub>,
     online: [usize; 2],
     away_since: [Option<u64>; 2],
@@ -402,8 +407,8 @@ impl Game {
             id: row.id.clone(),
             env,
             kind,
-            options,
             spec,
+            options,
             seed: row.seed,
             public: row.public,
             players,
@@ -417,7 +422,7 @@ impl Game {
             failures: 0,
             log: VecDeque::new(),
             base: events.len() as u64,
-            legal: (Vec::new(), String::new()),
+            legal: String::new(),
             subs: HashMap::new(),
             online: [0, 0],
             away_since: away,
@@ -561,31 +566,27 @@ impl Game {
         self.base + self.log.len() as u64
     }
 
-    /// Keeps the legal moves of the seat to move, computed once per event.
+    /// Keeps the legal moves of the seat to move as JSON text, written once per event (a
+    /// move's legality is the engine's own check, not this list).
     fn refresh_legal(&mut self) {
-        self.legal = match &self.phase {
-            Phase::Playing { m, .. } if m.to_move().is_some() => {
-                let moves: Vec<String> = m.legal_moves().iter().map(ToString::to_string).collect();
-                // Moves are written in plain ASCII (`e3-e4`, `c3`, `end`): nothing to escape.
-                let mut json = String::with_capacity(moves.len() * 9 + 2);
-                json.push('[');
-                for (i, mv) in moves.iter().enumerate() {
-                    if i > 0 {
-                        json.push(',');
-                    }
-                    json.push('"');
-                    json.push_str(mv);
-                    json.push('"');
-                }
-                json.push(']');
-                debug_assert_eq!(
-                    serde_json::from_str::<Vec<String>>(&json).ok(),
-                    Some(moves.clone())
-                );
-                (moves, json)
-            }
-            _ => (Vec::new(), String::new()),
+        self.legal.clear();
+        let Phase::Playing { m, .. } = &self.phase else {
+            return;
         };
+        if m.to_move().is_none() {
+            return;
+        }
+        use std::fmt::Write;
+        // Moves are written in plain ASCII (`e3-e4`, `c3`, `j8-j10+2@a4`): nothing to escape.
+        self.legal.push('[');
+        for (i, mv) in m.legal_moves().iter().enumerate() {
+            if i > 0 {
+                self.legal.push(',');
+            }
+            let _ = write!(self.legal, "\"{mv}\"");
+        }
+        self.legal.push(']');
+        debug_assert!(serde_json::from_str::<Vec<String>>(&self.legal).is_ok());
     }
 
     fn record(&self, copy: Copy) -> Result<String> {

@@ -1,16 +1,16 @@
 //! A game's frames: who follows it, what each recipient is sent (built once per view and
-//! shared as `Arc<str>` by every recipient of that view), catch-up after `since`, `sync`,
+//! shared by every recipient of that view), catch-up after `since`, `sync`,
 //! `legal` and `presence`.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use salpakan_engine::{Copy, Seat, Viewer};
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
 
 use super::{Game, Phase, recipient, reveals_at_end, viewer_of};
-use crate::protocol::{self, ServerMsg};
+use crate::protocol::{self, Frame, ServerMsg};
 
 /// Where a connection receives its frames. Frames that do not fit (too many frames, or
 /// more than [`Outbox::max_bytes`] bytes queued) mark the connection as too slow, and it is
@@ -18,18 +18,44 @@ use crate::protocol::{self, ServerMsg};
 #[derive(Clone, Debug)]
 pub struct Outbox {
     /// Frames (JSON text).
-    pub tx: mpsc::Sender<Arc<str>>,
+    pub tx: mpsc::Sender<Frame>,
     /// Told when the connection must close (too slow).
     pub kill: Arc<Notify>,
     /// Bytes queued and not yet written (the writer takes off what it writes).
     pub queued: Arc<AtomicUsize>,
     /// The most bytes that may be queued.
     pub max_bytes: usize,
+    /// Set when the connection is closed because its guest signed out (not for being slow).
+    pub signed_out: Arc<AtomicBool>,
 }
 
 impl Outbox {
+    /// An outbox sending into `tx`, with at most `max_bytes` queued.
+    #[must_use]
+    pub fn new(tx: mpsc::Sender<Frame>, max_bytes: usize) -> Outbox {
+        Outbox {
+            tx,
+            kill: Arc::new(Notify::new()),
+            queued: Arc::new(AtomicUsize::new(0)),
+            max_bytes,
+            signed_out: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Closes the connection because its guest signed out.
+    pub fn close_signed_out(&self) {
+        self.signed_out.store(true, Ordering::Relaxed);
+        self.kill.notify_one();
+    }
+
+    /// Whether the connection is closing because its guest signed out.
+    #[must_use]
+    pub fn is_signed_out(&self) -> bool {
+        self.signed_out.load(Ordering::Relaxed)
+    }
+
     /// Queues a frame; false when the connection is gone or too slow.
-    pub fn send(&self, frame: Arc<str>) -> bool {
+    pub fn send(&self, frame: Frame) -> bool {
         let n = frame.len();
         if self.queued.fetch_add(n, Ordering::Relaxed) + n > self.max_bytes {
             self.queued.fetch_sub(n, Ordering::Relaxed);
@@ -65,7 +91,7 @@ pub(super) struct Sub {
 
 impl Game {
     /// The frame of event `ver` for recipient `r` (`ver` must be kept in `log`).
-    pub(super) fn frame(&self, ver: u64, r: usize) -> Arc<str> {
+    pub(super) fn frame(&self, ver: u64, r: usize) -> Frame {
         self.log[usize::try_from(ver - 1 - self.base).expect("small")][r].clone()
     }
 
@@ -80,7 +106,7 @@ impl Game {
         let id = &self.id_json;
         self.log.push_back(views.map(|e| {
             if e.is_empty() {
-                Arc::from("")
+                Frame::default()
             } else {
                 protocol::event_frame(id, ver, &e)
             }
@@ -267,7 +293,7 @@ impl Game {
     }
 
     /// The full current view for recipient `r`.
-    pub(super) fn sync_frame(&self, r: usize) -> Arc<str> {
+    pub(super) fn sync_frame(&self, r: usize) -> Frame {
         let viewer = viewer_of(r);
         let kind = self.kind;
         let now = self.env.now();
@@ -318,7 +344,7 @@ impl Game {
         out.send(protocol::legal_frame(
             &self.id_json,
             self.ver(),
-            &self.legal.1,
+            &self.legal,
         ));
     }
 

@@ -34,7 +34,7 @@ impl Game {
             Some(_) => {
                 let spec = NewGame {
                     kind: self.kind,
-                    options: self.options.clone(),
+                    spec: self.spec.clone(),
                     clock: self.clocks.control,
                     players: [self.players[1].clone(), self.players[0].clone()],
                     public: self.public,

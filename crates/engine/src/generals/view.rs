@@ -1,0 +1,115 @@
+//! Events, views and observations: what each viewer is told.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::{OutcomeView, Seat};
+
+use super::*;
+
+/// What happened in one ply, in full (the arbiter's account).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GeneralsEvent {
+    /// 1-based ply number.
+    pub ply: u32,
+    /// Who moved.
+    pub seat: Seat,
+    /// The move.
+    pub mv: Move,
+    /// The moving piece.
+    pub piece: Piece,
+    /// Whether the moving piece's rank is public after this ply.
+    pub piece_public: bool,
+    /// The challenge, if the move was one.
+    pub challenge: Option<Challenge>,
+}
+
+/// A challenge, in full.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Challenge {
+    /// The challenged piece.
+    pub defender: Piece,
+    /// Whether the challenged piece's rank is public after this ply.
+    pub defender_public: bool,
+    /// Who was eliminated.
+    pub result: Duel,
+}
+
+/// One viewer's view of one ply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GeneralsView {
+    /// 1-based ply number.
+    pub ply: u32,
+    /// The mover's seat name.
+    pub seat: &'static str,
+    /// From where.
+    pub from: Square,
+    /// To where.
+    pub to: Square,
+    /// The moving piece, if this viewer may know it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub piece: Option<Piece>,
+    /// The challenge, if the move was one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<ChallengeView>,
+}
+
+/// One viewer's view of a challenge: who was eliminated, and the ranks this viewer may know.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChallengeView {
+    /// Who was eliminated: which squares were emptied follows from it.
+    pub result: Duel,
+    /// The squares emptied by the challenge.
+    pub emptied: Vec<Square>,
+    /// The challenged piece, if this viewer may know it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub defender: Option<Piece>,
+}
+
+impl fmt::Display for GeneralsView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.from, self.to)?;
+        if let Some(c) = &self.challenge {
+            let code = |p: Option<Piece>| p.map_or("?", Piece::code);
+            let sign = match c.result {
+                Duel::AttackerWins => '>',
+                Duel::DefenderWins => '<',
+                Duel::BothEliminated => '=',
+            };
+            write!(f, "{{{}{sign}{}}}", code(self.piece), code(c.defender))?;
+        }
+        Ok(())
+    }
+}
+
+/// One square as a viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SquareView {
+    /// Whose piece stands there.
+    pub owner: &'static str,
+    /// Its rank, if this viewer may know it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub piece: Option<Piece>,
+}
+
+/// Everything one viewer may know of a Game of the Generals game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GeneralsObservation {
+    /// Always `generals`.
+    pub game: &'static str,
+    /// Who is looking: a seat name, `spectator` or `arbiter`.
+    pub viewer: &'static str,
+    /// The seat to move, `null` once over.
+    pub to_move: Option<&'static str>,
+    /// Plies played.
+    pub ply: u32,
+    /// Consecutive plies without a challenge.
+    pub quiet_plies: u32,
+    /// Every occupied square.
+    pub board: crate::SquareMap<Square, SquareView>,
+    /// Eliminated pieces of each seat: codes this viewer may know, then `?` for the others.
+    pub eliminated: BTreeMap<&'static str, Vec<&'static str>>,
+    /// The outcome once over.
+    pub result: Option<OutcomeView>,
+}

@@ -145,10 +145,13 @@ impl Game {
         }
         let typed = m.parse_move(&mv)?;
         m.check_move(&typed)?;
+        if typed.to_string() != mv {
+            // Only a move written as `legal` lists it is taken (as the server always has).
+            return Err(Error::Rejected(format!("illegal move {mv}")));
+        }
         Ok(vec![Arb::Move {
             seat: seat.index(),
-            // The canonical text of what is played (stored, and replayed on restart).
-            mv: typed.to_string(),
+            mv,
             typed: Some(typed),
         }])
     }

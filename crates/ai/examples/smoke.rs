@@ -24,18 +24,13 @@ fn main() {
     let mut score = 0.0;
     for g in 0..games {
         let specs = if g % 2 == 0 { [&a, &b] } else { [&b, &a] };
-        let setups = Seat::BOTH.map(|s| choose_setup(specs[s.index()], &game, s, g * 2 + s as u64).ok());
+        let setups =
+            Seat::BOTH.map(|s| choose_setup(specs[s.index()], &game, s, g * 2 + s as u64).ok());
         let [white, black] = &setups;
         let mut m = game.new_match([white.as_ref(), black.as_ref()], g).unwrap();
         let t = std::time::Instant::now();
         while let Some(s) = m.to_move() {
-            let mv = choose_move(
-                specs[s.index()],
-                &m,
-                s,
-                g * 1000 + u64::from(m.ply()),
-            )
-            .unwrap();
+            let mv = choose_move(specs[s.index()], &m, s, g * 1000 + u64::from(m.ply())).unwrap();
             m.play(mv).unwrap();
             if m.ply() > 3000 {
                 break;

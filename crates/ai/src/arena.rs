@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use salpakan_engine::{AnyMatch, Copy, EndReason, GameKind, GameSpec, Outcome, Seat, SeatSetup, wire};
+use salpakan_engine::{
+    AnyMatch, Copy, EndReason, GameKind, GameSpec, Outcome, Seat, SeatSetup, wire,
+};
 
 use crate::legacy::{Incidents, LegacyBot, Turn};
 use crate::protocol::{BotFailure, ExternalBot};
@@ -424,13 +426,10 @@ fn play_one(
                     why: e.to_string(),
                 })
             }),
-            None => Ok(choose_move(
-                specs[s.index()],
-                &m,
-                s,
-                mix(seed, u64::from(m.ply())),
-            )
-            .expect("built-in bots always move")),
+            None => Ok(
+                choose_move(specs[s.index()], &m, s, mix(seed, u64::from(m.ply())))
+                    .expect("built-in bots always move"),
+            ),
         };
         let result = answer.and_then(|mv| {
             m.play(mv).map_err(|e| BotFailure::Illegal {

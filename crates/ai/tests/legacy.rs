@@ -297,7 +297,8 @@ fn legacy_programs_only_play_rules_their_protocol_can_say() {
         "ucc programs play Stratego only"
     );
     cfg = ArenaConfig::new(GameKind::Banqi, vec![ntu, random]);
-    cfg.spec = salpakan_engine::GameSpec::from_text(GameKind::Banqi, "chain_captures=true").unwrap();
+    cfg.spec =
+        salpakan_engine::GameSpec::from_text(GameKind::Banqi, "chain_captures=true").unwrap();
     let e = run(&cfg, &|_, _| {}).unwrap_err().to_string();
     assert!(e.contains("chain_captures"), "{e}");
 }

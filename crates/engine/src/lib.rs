@@ -40,9 +40,9 @@ pub mod generals;
 pub mod gravon;
 pub mod stratego;
 
+pub use any::{AnyGame, AnyMatch, AnyMove, replay_record};
 pub use commit::{GameRng, MatchSeed, Salt, commitment, rng_from_seed, to_hex};
 pub use game::{Game, HiddenPart, PlayError, SetupError, SquareMap, square};
-pub use any::{AnyGame, AnyMatch, AnyMove, replay_record};
 pub use kind::GameKind;
 pub use matches::{Copy, Match, reason_ends_off_board};
 pub use options::{

@@ -1,12 +1,12 @@
 //! A game and its validated options, as one typed value: parsed once at the edge (a command
 //! line's `key=value` words, a record's `Options` tag, a request's JSON) and trusted inside.
 
-use crate::banqi::BanqiOptions;
-use crate::generals::GeneralsOptions;
-use crate::stratego::StrategoOptions;
 use crate::banqi::Banqi;
+use crate::banqi::BanqiOptions;
 use crate::generals::Generals;
+use crate::generals::GeneralsOptions;
 use crate::stratego::Stratego;
+use crate::stratego::StrategoOptions;
 use crate::{
     AnyGame, AnyMatch, Game, GameKind, GameOptions, Match, MatchSeed, OptionError, Seat,
     SetupError, StartError, rng_from_seed,
@@ -237,7 +237,11 @@ impl GameSpec {
     /// # Errors
     /// A game without setups.
     pub fn random_setup(&self, seat: Seat, seed: u64) -> Result<SeatSetup, StartError> {
-        fn go<G: Game>(options: &G::Options, seat: Seat, seed: u64) -> Result<SeatSetup, StartError> {
+        fn go<G: Game>(
+            options: &G::Options,
+            seat: Seat,
+            seed: u64,
+        ) -> Result<SeatSetup, StartError> {
             let hidden = G::random_hidden(options, &mut rng_from_seed(seed));
             SeatSetup::of::<G>(&hidden, seat)
         }

@@ -23,8 +23,8 @@ use serde::Serialize;
 
 use crate::any::AnyGame;
 use crate::{
-    AnyMatch, AnyMove, Game, GameKind, GameSpec, Match, MatchSeed, OptionError, PlayError,
-    SeatSetup, Seat, StartError, Viewer, with_match,
+    AnyMatch, AnyMove, Game, GameKind, GameSpec, Match, MatchSeed, OptionError, PlayError, Seat,
+    SeatSetup, StartError, Viewer, with_match,
 };
 
 /// Reads a JSON object of options (`null` for the defaults) for `kind`.
@@ -122,7 +122,10 @@ pub fn observe_json_text(m: &AnyMatch, viewer: Viewer) -> String {
 pub fn history_json(m: &AnyMatch, viewer: Viewer) -> Vec<serde_json::Value> {
     fn go<G: Game>(m: &Match<G>, viewer: Viewer) -> Vec<serde_json::Value> {
         let g = m.game();
-        m.events().iter().map(|e| json(&g.view(e, viewer))).collect()
+        m.events()
+            .iter()
+            .map(|e| json(&g.view(e, viewer)))
+            .collect()
     }
     with_match!(m, m => go(m, viewer))
 }

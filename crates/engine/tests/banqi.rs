@@ -8,8 +8,8 @@ use salpakan_engine::banqi::{
     Banqi, BanqiOptions, Color, Deal, Kind, Move, Piece, Repetition, Ruleset, Square,
 };
 use salpakan_engine::{
-    Copy, EndReason, Game, GameKind, GameOptions, Match, Outcome, PlayError, Record, Seat, Viewer,
-    GameSpec, rng_from_seed, wire,
+    Copy, EndReason, Game, GameKind, GameOptions, GameSpec, Match, Outcome, PlayError, Record,
+    Seat, Viewer, rng_from_seed, wire,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -727,8 +727,8 @@ fn new_match_takes_an_explicit_deal_or_a_seed() {
         })
         .collect();
     let req = serde_json::json!({ "deal": obj });
-    let spec = wire::spec_from_json(GameKind::Banqi, &serde_json::json!({"ruleset":"taiwan"}))
-        .unwrap();
+    let spec =
+        wire::spec_from_json(GameKind::Banqi, &serde_json::json!({"ruleset":"taiwan"})).unwrap();
     let mut m = wire::new_match(&spec, req.as_object().unwrap(), 5).unwrap();
     let views = m.play_views(m.parse_move("a2").unwrap()).unwrap();
     assert_eq!(views.spectator["revealed"], "p");
@@ -755,7 +755,7 @@ fn new_match_takes_an_explicit_deal_or_a_seed() {
         1,
     )
     .unwrap_err()
-        .to_string();
+    .to_string();
     assert!(e.contains("c5"), "{e}");
 }
 

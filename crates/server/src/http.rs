@@ -140,8 +140,8 @@ struct Checked {
 
 fn check_game(req: &GameReq) -> Result<Checked> {
     let kind: GameKind = req.game.parse().map_err(Error::BadRequest)?;
-    let options = wire::spec_from_json(kind, &req.options)
-        .map_err(|e| Error::BadRequest(e.to_string()))?;
+    let options =
+        wire::spec_from_json(kind, &req.options).map_err(|e| Error::BadRequest(e.to_string()))?;
     let options = wire::options_json(&options);
     if let Some(c) = &req.clock {
         c.check().map_err(Error::BadRequest)?;
@@ -384,7 +384,8 @@ pub async fn setup(Query(q): Query<SetupQuery>) -> Result<Json<Value>> {
         Some(t) => serde_json::from_str(t)
             .map_err(|e| Error::BadRequest(format!("\"options\" is a JSON object: {e}")))?,
     };
-    let spec = wire::spec_from_json(kind, &options).map_err(|e| Error::BadRequest(e.to_string()))?;
+    let spec =
+        wire::spec_from_json(kind, &options).map_err(|e| Error::BadRequest(e.to_string()))?;
     let seat = kind.parse_seat(&q.seat).ok_or_else(|| {
         Error::BadRequest(format!(
             "unknown seat {:?}; choose {} or {}",

@@ -54,7 +54,12 @@ impl Bot {
     ///
     /// # Errors
     /// A game without setups.
-    pub fn choose_setup(&self, game: &GameSpec, seat: Seat, seed: u64) -> Result<SeatSetup, String> {
+    pub fn choose_setup(
+        &self,
+        game: &GameSpec,
+        seat: Seat,
+        seed: u64,
+    ) -> Result<SeatSetup, String> {
         choose_setup(&self.spec, game, seat, seed).map_err(|e| e.to_string())
     }
 

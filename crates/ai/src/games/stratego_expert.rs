@@ -23,12 +23,15 @@ const HIGH: [Piece; 3] = [Piece::Marshal, Piece::General, Piece::Colonel];
 pub const BOMB_RISK: f32 = 0.05;
 
 /// How many times likelier than its start square says an enemy piece that has never moved
-/// is a Bomb or the Flag: the more plies it has stood still and the larger the share of the
-/// enemy army that has moved, the likelier (a movable piece is seldom left standing).
+/// is a Bomb or the Flag, given the enemy plies during which it could have stepped to an
+/// empty neighbour and did not (`free_plies`), and how much of the enemy army has moved: a
+/// movable piece is seldom left standing with room to move, the less so the more of its
+/// army is on the move. (Every unmoved piece stood still equally long; what tells them apart
+/// is whether they could have moved: a piece boxed in behind others tells nothing.)
 #[must_use]
-pub fn stillness_weight(plies_still: usize, moved: usize, tokens: usize) -> f64 {
+pub fn stillness_weight(free_plies: u32, moved: usize, tokens: usize) -> f64 {
     let moved_share = moved as f64 / tokens.max(1) as f64;
-    1.0 + 4.0 * moved_share + plies_still.min(400) as f64 / 200.0
+    1.0 + f64::from(free_plies.min(200)) / 25.0 * (0.5 + moved_share)
 }
 
 fn dist(a: Square, b: Square) -> u8 {
@@ -37,7 +40,7 @@ fn dist(a: Square, b: Square) -> u8 {
 
 /// The expert belief: [`super::stratego::belief`] with priors weighted by behaviour.
 /// A piece that never moved has its Bomb and Flag weights multiplied by
-/// [`stillness_weight`]; an unknown piece whose last move brought it next to one of our
+/// [`stillness_weight`] of the enemy plies it had an empty neighbour; an unknown piece whose last move brought it next to one of our
 /// pieces the enemy knows (after that piece arrived) is weighted 2.5 for the ranks that
 /// beat it and 0.6 for the others.
 #[must_use]
@@ -45,9 +48,11 @@ pub fn belief(k: &Knowledge<Stratego>) -> Belief {
     let b = base_belief(k);
     let mut tokens = b.tokens().to_vec();
     let moved = tokens.iter().filter(|t| t.moves > 0).count();
-    let w = stillness_weight(k.history().len(), moved, tokens.len());
+    let free = free_plies(k);
+    let n = tokens.len();
     for t in &mut tokens {
         if t.moves == 0 && t.square.is_some() {
+            let w = stillness_weight(free[usize::from(t.start)], moved, n);
             t.prior[BOMB] *= w;
             t.prior[FLAG] *= w;
         }
@@ -90,6 +95,49 @@ pub fn belief(k: &Knowledge<Stratego>) -> Belief {
         }
     }
     Belief::new(b.counts().to_vec(), tokens)
+}
+
+/// For each square, the enemy plies during which the enemy piece that started there had not
+/// yet moved and had an empty neighbour (counted while it stands on its start square).
+#[must_use]
+pub fn free_plies(k: &Knowledge<Stratego>) -> [u32; 100] {
+    let enemy = GameKind::Stratego.seat_name(k.seat().other());
+    let mut occupied = [false; 100];
+    let mut moved = [false; 100];
+    for (s, _) in &k.initial().board {
+        occupied[s.index()] = true;
+    }
+    let mut free = [0u32; 100];
+    for v in k.history() {
+        if v.seat == enemy {
+            for (i, &occ) in occupied.iter().enumerate() {
+                if !occ || moved[i] {
+                    continue;
+                }
+                let here = sq(i as u8);
+                if neighbours(here).any(|n| !occupied[n.index()] && !n.is_lake()) {
+                    free[i] += 1;
+                }
+            }
+        }
+        let (from, to) = (v.from.index(), v.to.index());
+        occupied[from] = false;
+        moved[from] = true;
+        moved[to] = true;
+        occupied[to] = !matches!(v.attack.map(|a| a.result), Some(Duel::BothRemoved));
+        if let Some(r) = v.rescue {
+            occupied[r.square.index()] = true;
+            moved[r.square.index()] = true;
+        }
+    }
+    free
+}
+
+fn neighbours(s: Square) -> impl Iterator<Item = Square> {
+    let (f, r) = (s.file() as i8, s.rank() as i8);
+    [(0i8, 1i8), (0, -1), (1, 0), (-1, 0)]
+        .into_iter()
+        .filter_map(move |(df, dr)| Square::new((f + df) as u8, (r + dr) as u8))
 }
 
 /// What the expert evaluation knows of the root.
@@ -227,11 +275,7 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
             if o != mover || !p.is_movable() {
                 continue;
             }
-            let (f, r) = (s.file() as i8, s.rank() as i8);
-            for (df, dr) in [(0i8, 1i8), (0, -1), (1, 0), (-1, 0)] {
-                let Some(t) = Square::new((f + df) as u8, (r + dr) as u8) else {
-                    continue;
-                };
+            for t in neighbours(s) {
                 let Some((q_owner, q)) = g.at(t) else {
                     continue;
                 };

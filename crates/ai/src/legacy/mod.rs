@@ -25,7 +25,9 @@ use std::fmt;
 use rand::Rng;
 use salpakan_engine::banqi::BanqiOptions;
 use salpakan_engine::stratego::StrategoOptions;
-use salpakan_engine::{AnyMatch, AnyMove, Game, GameKind, GameSpec, Match, Seat, rng_from_seed, square};
+use salpakan_engine::{
+    AnyMatch, AnyMove, Game, GameKind, GameSpec, Match, Seat, rng_from_seed, square,
+};
 use serde_json::Value;
 
 use crate::protocol::BotFailure;
@@ -434,7 +436,10 @@ fn substitute(game: &AnyMatch, refused: &str, seed: u64) -> AnyMove {
         best = legal.iter().collect();
     }
     let pick = best[rng.random_range(0..best.len())];
-    moves[legal.iter().position(|l| l == pick).expect("one of the legal moves")]
+    moves[legal
+        .iter()
+        .position(|l| l == pick)
+        .expect("one of the legal moves")]
 }
 
 #[cfg(test)]

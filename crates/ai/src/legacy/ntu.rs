@@ -118,11 +118,10 @@ impl Host {
     }
 
     pub(crate) fn ask(&mut self, game: &AnyMatch, seat: Seat) -> Result<Answer, BotFailure> {
-        let m = game.as_banqi()
-            .ok_or_else(|| BotFailure::Spawn {
-                command: "ntu".into(),
-                why: "not a Banqi match".into(),
-            })?;
+        let m = game.as_banqi().ok_or_else(|| BotFailure::Spawn {
+            command: "ntu".into(),
+            why: "not a Banqi match".into(),
+        })?;
         if let Some(t) = self.last_answer {
             let other = seat.other().index();
             let spent = t.elapsed().as_millis() as u64;

@@ -228,11 +228,10 @@ impl Host {
     }
 
     pub(crate) fn ask(&mut self, game: &AnyMatch, seat: Seat) -> Result<Answer, BotFailure> {
-        let m = game.as_stratego()
-            .ok_or_else(|| BotFailure::Spawn {
-                command: "ucc".into(),
-                why: "not a Stratego match".into(),
-            })?;
+        let m = game.as_stratego().ok_or_else(|| BotFailure::Spawn {
+            command: "ucc".into(),
+            why: "not a Stratego match".into(),
+        })?;
         if !self.started {
             self.started = true;
             if seat == Seat::First && m.events().is_empty() {

@@ -307,9 +307,9 @@ function createForm() {
 let botLevels = /** @type {string[]} */ ([]);
 const DEFAULT_LEVEL = 'random';
 
-/** How long an mcts bot thinks a move, in ms (null for another bot). */
+/** How long an mcts or expert bot thinks a move, in ms (null for another bot). */
 function thinkMs(/** @type {string} */ bot) {
-  const m = bot.match(/^mcts(?::.*\bms=(\d+))?/);
+  const m = bot.match(/^(?:mcts|expert)(?::.*\bms=(\d+))?/);
   return m ? Number(m[1] ?? 100) : null;
 }
 

@@ -26,6 +26,7 @@
 pub mod arena;
 pub mod belief;
 pub mod bots;
+pub mod expert;
 pub mod games;
 mod knowledge;
 pub mod legacy;

@@ -56,7 +56,42 @@ struct Node<M> {
     total: f64,
 }
 
-/// Searches from the seat's knowledge (the seat must be to move).
+/// What a search asks of its game besides the rules: the belief, the root moves worth
+/// searching, the playout policy and the leaf evaluation. [`Reference`] is today's `mcts`
+/// (the [`AiGame`] defaults); the `expert` bot brings its own (`crate::expert`).
+pub trait Hooks<G: AiGame> {
+    /// The seat's belief about what it cannot see.
+    fn belief(&self, k: &Knowledge<G>) -> G::Belief;
+    /// The root moves worth searching, given the sampled states.
+    fn root_moves(&self, k: &Knowledge<G>, pool: &[G], legal: &[G::Move]) -> Vec<G::Move>;
+    /// A playout move after the tree.
+    fn playout_move(&self, g: &G, rng: &mut GameRng) -> Option<G::Move>;
+    /// The evaluation at a leaf, for `seat`, from 0 to 1.
+    fn evaluate(&self, g: &G, seat: Seat) -> f64;
+}
+
+/// The reference search of the `mcts` bot: [`AiGame::belief`], [`AiGame::root_moves`],
+/// [`AiGame::playout_move`] and [`AiGame::search_evaluate`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reference;
+
+impl<G: AiGame> Hooks<G> for Reference {
+    fn belief(&self, k: &Knowledge<G>) -> G::Belief {
+        G::belief(k)
+    }
+    fn root_moves(&self, k: &Knowledge<G>, pool: &[G], legal: &[G::Move]) -> Vec<G::Move> {
+        G::root_moves(k, pool, legal)
+    }
+    fn playout_move(&self, g: &G, rng: &mut GameRng) -> Option<G::Move> {
+        G::playout_move(g, rng)
+    }
+    fn evaluate(&self, g: &G, seat: Seat) -> f64 {
+        G::search_evaluate(g, seat)
+    }
+}
+
+/// Searches from the seat's knowledge (the seat must be to move) with the reference hooks
+/// (today's `mcts`).
 ///
 /// # Panics
 /// If the seat has no legal move.
@@ -64,6 +99,19 @@ pub fn search<G: AiGame>(
     k: &Knowledge<G>,
     params: &MctsParams,
     rng: &mut GameRng,
+) -> SearchResult<G::Move> {
+    search_with(k, params, rng, &Reference)
+}
+
+/// Searches from the seat's knowledge (the seat must be to move) with the given hooks.
+///
+/// # Panics
+/// If the seat has no legal move.
+pub fn search_with<G: AiGame, H: Hooks<G>>(
+    k: &Knowledge<G>,
+    params: &MctsParams,
+    rng: &mut GameRng,
+    hooks: &H,
 ) -> SearchResult<G::Move> {
     let legal = k.legal_moves();
     assert!(!legal.is_empty(), "the seat has no legal move");
@@ -84,12 +132,12 @@ pub fn search<G: AiGame>(
         Budget::Iterations(n) => n,
         Budget::Millis(_) => u64::MAX,
     };
-    let belief = G::belief(k);
+    let belief = hooks.belief(k);
     let samples = params.samples.max(1);
     let pool: Vec<G> = (0..samples)
         .map(|_| G::determinize(k, &belief, rng))
         .collect();
-    let root_moves = G::root_moves(k, &pool, legal);
+    let root_moves = hooks.root_moves(k, &pool, legal);
     let legal: &[G::Move] = if root_moves.is_empty() {
         legal
     } else {
@@ -192,13 +240,13 @@ pub fn search<G: AiGame>(
         }
         // Rollout.
         for _ in 0..params.depth {
-            let Some(mv) = G::playout_move(&g, rng) else {
+            let Some(mv) = hooks.playout_move(&g, rng) else {
                 break;
             };
             G::before_play(&mut g, mv, rng);
             g.play_unchecked(mv);
         }
-        let v = G::search_evaluate(&g, me);
+        let v = hooks.evaluate(&g, me);
         nodes[0].visits += 1;
         for &n in &path {
             let node = &mut nodes[n];

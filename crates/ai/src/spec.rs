@@ -12,8 +12,11 @@ pub enum BotKind {
     Random,
     /// One-ply evaluation with the belief.
     Greedy,
-    /// Information-set Monte Carlo tree search over sampled hidden states.
+    /// Information-set Monte Carlo tree search over sampled hidden states (the fixed
+    /// reference).
     Mcts,
+    /// The strongest bot: the same search with expert belief, evaluation and root moves.
+    Expert,
     /// An external program speaking the bot protocol (`docs/bot-protocol.md`).
     Command(String),
     /// An old Stratego program speaking the UCC 2012 agent protocol
@@ -26,13 +29,14 @@ pub enum BotKind {
 
 impl BotKind {
     /// The built-in names.
-    pub const NAMES: [&'static str; 3] = ["random", "greedy", "mcts"];
+    pub const NAMES: [&'static str; 4] = ["random", "greedy", "mcts", "expert"];
 
     fn name(&self) -> &str {
         match self {
             BotKind::Random => "random",
             BotKind::Greedy => "greedy",
             BotKind::Mcts => "mcts",
+            BotKind::Expert => "expert",
             BotKind::Command(_) => "cmd",
             BotKind::Ucc(_) => "ucc",
             BotKind::Ntu(_) => "ntu",
@@ -53,7 +57,7 @@ impl BotKind {
                     MAX_SAMPLES,
                 ),
             ],
-            BotKind::Mcts => &[
+            BotKind::Mcts | BotKind::Expert => &[
                 (
                     "ms",
                     "time budget per move in milliseconds (default 100)",
@@ -118,15 +122,17 @@ impl BotSpec {
         }
     }
 
-    /// The built-in bots: `random`, `greedy`, and `mcts` at a few strengths.
+    /// The built-in bots, weakest first: `random`, `greedy`, the reference `mcts`, and
+    /// `expert` at a few strengths (the server's and web client's levels).
     #[must_use]
     pub fn builtin() -> Vec<BotSpec> {
         [
             "random",
             "greedy",
-            "mcts:ms=50",
             "mcts:ms=100",
-            "mcts:ms=300",
+            "expert:ms=100",
+            "expert:ms=300",
+            "expert:ms=1000",
         ]
         .iter()
         .map(|s| s.parse().expect("built-in specs parse"))
@@ -246,6 +252,7 @@ impl FromStr for BotSpec {
             "random" => (BotKind::Random, rest),
             "greedy" => (BotKind::Greedy, rest),
             "mcts" => (BotKind::Mcts, rest),
+            "expert" => (BotKind::Expert, rest),
             proto @ ("cmd" | "ucc" | "ntu") => {
                 let body = rest.strip_prefix('"').ok_or_else(|| AiError::BadSpec {
                     spec: s.to_string(),
@@ -337,6 +344,8 @@ mod tests {
             ("mcts:ms=0", "1 to 600000"),
             ("mcts:depth=5000", "0 to 1000"),
             ("mcts:c=100000", "0 to 10000"),
+            ("expert:iters=99999999999", "1 to 1000000"),
+            ("expert:samples=0", "1 to 1024"),
         ] {
             let e = text.parse::<BotSpec>().unwrap_err().to_string();
             assert!(e.contains(range), "{text}: {e}");

@@ -17,6 +17,8 @@ fn bot_specs_parse_and_print_back() {
         "mcts",
         "mcts:ms=200",
         "mcts:iters=5000,seed=3",
+        "expert:ms=300",
+        "expert:iters=500,seed=2",
     ] {
         assert_eq!(spec(s).to_string(), s);
     }
@@ -71,7 +73,7 @@ fn bot_choice_ignores_hidden_information_it_cannot_see() {
         played += 1;
     }
     let (a, b) = (AnyMatch::from(a), AnyMatch::from(b));
-    for s in ["random", "greedy", "mcts:iters=150"] {
+    for s in ["random", "greedy", "mcts:iters=150", "expert:iters=150"] {
         let bot = spec(s);
         let ma = choose_move(&bot, &a, Seat::First, 9).unwrap();
         let mb = choose_move(&bot, &b, Seat::First, 9).unwrap();
@@ -95,20 +97,26 @@ fn mcts_is_deterministic_for_a_seed_and_an_iteration_budget() {
             m.play(mv).unwrap();
         }
         let Some(s) = m.to_move() else { continue };
-        let bot = spec("mcts:iters=200");
-        let a = choose_move(&bot, &m, s, 11).unwrap();
-        let b = choose_move(&bot, &m, s, 11).unwrap();
-        assert_eq!(a, b, "{kind}");
-        assert!(m.legal_moves().contains(&a));
+        for bot in ["mcts:iters=200", "expert:iters=200"] {
+            let bot = spec(bot);
+            let a = choose_move(&bot, &m, s, 11).unwrap();
+            let b = choose_move(&bot, &m, s, 11).unwrap();
+            assert_eq!(a, b, "{kind} {bot}");
+            assert!(m.legal_moves().contains(&a));
+        }
     }
 }
 
 #[test]
 fn every_bot_finishes_games_of_every_kind_with_legal_moves() {
     for kind in GameKind::ALL {
-        for (i, pair) in [["random", "greedy:samples=2"], ["mcts:iters=40", "random"]]
-            .iter()
-            .enumerate()
+        for (i, pair) in [
+            ["random", "greedy:samples=2"],
+            ["mcts:iters=40", "random"],
+            ["expert:iters=40", "greedy:samples=2"],
+        ]
+        .iter()
+        .enumerate()
         {
             let bots = pair.map(spec);
             let opts = GameSpec::from_text(kind, "max_quiet_plies=60").unwrap();

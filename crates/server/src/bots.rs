@@ -20,7 +20,8 @@ pub struct Bot {
 }
 
 impl Bot {
-    /// The bots offered in the lobby: `random`, `greedy`, and `mcts` at several strengths.
+    /// The bots offered in the lobby, weakest first: `random`, `greedy`, the reference `mcts`
+    /// and the `expert` bot at several strengths (`BotSpec::builtin`).
     #[must_use]
     pub fn names() -> Vec<String> {
         BotSpec::builtin().iter().map(ToString::to_string).collect()

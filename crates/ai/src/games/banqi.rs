@@ -83,7 +83,7 @@ pub fn resolve_chance(g: &mut Banqi, mv: Move, rng: &mut GameRng) {
     }
 }
 
-fn value(k: Kind) -> f64 {
+pub(crate) fn value(k: Kind) -> f64 {
     match k {
         Kind::General => 6.0,
         Kind::Advisor => 4.5,
@@ -267,5 +267,15 @@ impl AiGame for Banqi {
 
     fn playout_move(g: &Self, rng: &mut GameRng) -> Option<Move> {
         playout_move(g, rng)
+    }
+
+    type ExpertContext = super::banqi_expert::Context;
+
+    fn expert_context(k: &Knowledge<Self>, pool: &[Self]) -> Self::ExpertContext {
+        super::banqi_expert::context(k, pool)
+    }
+
+    fn expert_evaluate(g: &Self, seat: Seat, ctx: &Self::ExpertContext) -> f64 {
+        super::banqi_expert::evaluate(g, seat, ctx)
     }
 }

@@ -435,6 +435,10 @@ fn unstoppable(g: &Generals, side: Seat, f: Square, flag_moves: bool) -> bool {
 
 impl AiGame for Generals {
     type Belief = Belief;
+    type ExpertContext = ();
+
+    fn expert_context(_k: &Knowledge<Self>, _pool: &[Self]) {}
+
     const ROLLOUT_DEPTH: u32 = 0;
     const EXPLORATION: f64 = 0.4;
 

@@ -1,8 +1,10 @@
 //! What the bots need of each game: the belief, determinization, chance, evaluation.
 
 pub mod banqi;
+pub mod banqi_expert;
 pub mod generals;
 pub mod stratego;
+pub mod stratego_expert;
 
 use salpakan_engine::{Game, GameRng, Seat};
 
@@ -52,6 +54,34 @@ pub trait AiGame: Game {
         legal.to_vec()
     }
 
+    /// What the `expert` bot's evaluation learns once per move from the seat's knowledge
+    /// and the sampled states (Stratego: which enemy pieces never moved; Banqi: the
+    /// quiet-ply count at the root).
+    type ExpertContext: Send + Sync;
+
+    /// The `expert` bot's belief: by default [`AiGame::belief`].
+    fn expert_belief(k: &Knowledge<Self>) -> Self::Belief {
+        Self::belief(k)
+    }
+
+    /// The `expert` bot's context for one move, from the knowledge and the sampled states.
+    fn expert_context(k: &Knowledge<Self>, pool: &[Self]) -> Self::ExpertContext;
+
+    /// The root moves the `expert` bot searches: by default [`AiGame::root_moves`].
+    fn expert_root_moves(
+        k: &Knowledge<Self>,
+        pool: &[Self],
+        legal: &[Self::Move],
+        _ctx: &Self::ExpertContext,
+    ) -> Vec<Self::Move> {
+        Self::root_moves(k, pool, legal)
+    }
+
+    /// The `expert` bot's leaf evaluation: by default [`AiGame::search_evaluate`].
+    fn expert_evaluate(g: &Self, seat: Seat, _ctx: &Self::ExpertContext) -> f64 {
+        Self::search_evaluate(g, seat)
+    }
+
     /// Rollout plies before the evaluation, by default.
     const ROLLOUT_DEPTH: u32;
 
@@ -67,6 +97,12 @@ pub(crate) fn replay<G: Game>(g: &mut G, moves: impl IntoIterator<Item = G::Move
         }
         g.play_unchecked(mv);
     }
+}
+
+/// The logit of an evaluation in (0, 1): the inverse of [`squash`].
+pub(crate) fn logit(v: f64) -> f64 {
+    let v = v.clamp(1e-9, 1.0 - 1e-9);
+    (v / (1.0 - v)).ln()
 }
 
 /// The logistic squashing of an evaluation score.

@@ -11,7 +11,7 @@ use crate::{AiError, Knowledge};
 
 const FILES: u8 = salpakan_engine::stratego::FILES;
 
-fn sq(i: u8) -> Square {
+pub(crate) fn sq(i: u8) -> Square {
     Square::new(i % FILES, i / FILES).expect("on the board")
 }
 
@@ -31,7 +31,7 @@ enum Occ {
     Rescued,
 }
 
-fn value(p: Piece) -> f64 {
+pub(crate) fn value(p: Piece) -> f64 {
     match p {
         Piece::Flag => 0.0,
         Piece::Spy => 3.0,
@@ -290,6 +290,29 @@ impl AiGame for Stratego {
 
     fn evaluate(g: &Self, seat: Seat) -> f64 {
         evaluate(g, seat)
+    }
+
+    type ExpertContext = super::stratego_expert::Context;
+
+    fn expert_belief(k: &Knowledge<Self>) -> Belief {
+        super::stratego_expert::belief(k)
+    }
+
+    fn expert_context(k: &Knowledge<Self>, pool: &[Self]) -> Self::ExpertContext {
+        super::stratego_expert::context(k, pool)
+    }
+
+    fn expert_root_moves(
+        k: &Knowledge<Self>,
+        pool: &[Self],
+        legal: &[Move],
+        ctx: &Self::ExpertContext,
+    ) -> Vec<Move> {
+        super::stratego_expert::root_moves(k, pool, legal, ctx)
+    }
+
+    fn expert_evaluate(g: &Self, seat: Seat, ctx: &Self::ExpertContext) -> f64 {
+        super::stratego_expert::evaluate(g, seat, ctx)
     }
 }
 

@@ -1,0 +1,298 @@
+//! Stratego knowledge of the `expert` bot, from the games `mcts` lost (`docs/ai.md`):
+//! pieces that never move are likelier Bombs or the Flag, pieces that charge at our known
+//! pieces are likelier strong, high pieces do not probe unmoved pieces, the movable army
+//! and the Bombs around the Flag are worth keeping, Miners near them are a threat, and a
+//! piece the side to move can take is as good as taken (the Spy first of all).
+
+use salpakan_engine::stratego::{Duel, Move, Piece, Square, Stratego};
+use salpakan_engine::{Game, GameKind, Seat};
+
+use super::stratego::{belief as base_belief, evaluate as base_evaluate, sq, value};
+use super::{logit, squash, terminal};
+use crate::Knowledge;
+use crate::belief::Belief;
+
+const BOMB: usize = Piece::Bomb as usize;
+const FLAG: usize = Piece::Flag as usize;
+
+/// The pieces that leave unmoved enemy pieces to Miners and low pieces.
+const HIGH: [Piece; 3] = [Piece::Marshal, Piece::General, Piece::Colonel];
+
+/// Above this share of sampled states with a Bomb there, a high piece does not attack an
+/// unmoved enemy piece.
+pub const BOMB_RISK: f32 = 0.05;
+
+/// How many times likelier than its start square says an enemy piece that has never moved
+/// is a Bomb or the Flag, given the enemy plies during which it could have stepped to an
+/// empty neighbour and did not (`free_plies`), and how much of the enemy army has moved: a
+/// movable piece is seldom left standing with room to move, the less so the more of its
+/// army is on the move. (Every unmoved piece stood still equally long; what tells them apart
+/// is whether they could have moved: a piece boxed in behind others tells nothing.)
+#[must_use]
+pub fn stillness_weight(free_plies: u32, moved: usize, tokens: usize) -> f64 {
+    let moved_share = moved as f64 / tokens.max(1) as f64;
+    1.0 + f64::from(free_plies.min(200)) / 25.0 * (0.5 + moved_share)
+}
+
+fn dist(a: Square, b: Square) -> u8 {
+    a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank())
+}
+
+/// The expert belief: [`super::stratego::belief`] with priors weighted by behaviour.
+/// A piece that never moved has its Bomb and Flag weights multiplied by
+/// [`stillness_weight`] of the enemy plies it had an empty neighbour; an unknown piece whose last move brought it next to one of our
+/// pieces the enemy knows (after that piece arrived) is weighted 2.5 for the ranks that
+/// beat it and 0.6 for the others.
+#[must_use]
+pub fn belief(k: &Knowledge<Stratego>) -> Belief {
+    let b = base_belief(k);
+    let mut tokens = b.tokens().to_vec();
+    let moved = tokens.iter().filter(|t| t.moves > 0).count();
+    let free = free_plies(k);
+    let n = tokens.len();
+    for t in &mut tokens {
+        if t.moves == 0 && t.square.is_some() {
+            let w = stillness_weight(free[usize::from(t.start)], moved, n);
+            t.prior[BOMB] *= w;
+            t.prior[FLAG] *= w;
+        }
+    }
+    // The ply at which a piece last arrived on each square (None: it started there).
+    let mut arrived: [Option<usize>; 100] = [None; 100];
+    for (i, v) in k.history().iter().enumerate() {
+        arrived[v.to.index()] = Some(i);
+    }
+    let me = GameKind::Stratego.seat_name(k.seat());
+    let options = k.options();
+    let known_own: Vec<(Square, Piece)> = k
+        .observation()
+        .board
+        .iter()
+        .filter(|(_, v)| v.owner == me && v.known)
+        .filter_map(|(s, v)| v.piece.filter(|p| p.is_movable()).map(|p| (*s, p)))
+        .collect();
+    for t in &mut tokens {
+        let Some(at) = t.square else { continue };
+        if t.moves == 0 || t.allowed.count_ones() <= 1 {
+            continue;
+        }
+        let at = sq(at);
+        let Some(came) = arrived[at.index()] else {
+            continue;
+        };
+        for &(s, mine) in &known_own {
+            let charged = dist(s, at) == 1 && arrived[s.index()].is_none_or(|j| j < came);
+            if !charged {
+                continue;
+            }
+            for p in Piece::ALL.into_iter().filter(|p| p.is_movable()) {
+                t.prior[p as usize] *= if options.battle(p, mine) == Duel::AttackerWins {
+                    2.5
+                } else {
+                    0.6
+                };
+            }
+        }
+    }
+    Belief::new(b.counts().to_vec(), tokens)
+}
+
+/// For each square, the enemy plies during which the enemy piece that started there had not
+/// yet moved and had an empty neighbour (counted while it stands on its start square).
+#[must_use]
+pub fn free_plies(k: &Knowledge<Stratego>) -> [u32; 100] {
+    let enemy = GameKind::Stratego.seat_name(k.seat().other());
+    let mut occupied = [false; 100];
+    let mut moved = [false; 100];
+    for (s, _) in &k.initial().board {
+        occupied[s.index()] = true;
+    }
+    let mut free = [0u32; 100];
+    for v in k.history() {
+        if v.seat == enemy {
+            for (i, &occ) in occupied.iter().enumerate() {
+                if !occ || moved[i] {
+                    continue;
+                }
+                let here = sq(i as u8);
+                if neighbours(here).any(|n| !occupied[n.index()] && !n.is_lake()) {
+                    free[i] += 1;
+                }
+            }
+        }
+        let (from, to) = (v.from.index(), v.to.index());
+        occupied[from] = false;
+        moved[from] = true;
+        moved[to] = true;
+        occupied[to] = !matches!(v.attack.map(|a| a.result), Some(Duel::BothRemoved));
+        if let Some(r) = v.rescue {
+            occupied[r.square.index()] = true;
+            moved[r.square.index()] = true;
+        }
+    }
+    free
+}
+
+fn neighbours(s: Square) -> impl Iterator<Item = Square> {
+    let (f, r) = (s.file() as i8, s.rank() as i8);
+    [(0i8, 1i8), (0, -1), (1, 0), (-1, 0)]
+        .into_iter()
+        .filter_map(move |(df, dr)| Square::new((f + df) as u8, (r + dr) as u8))
+}
+
+/// What the expert evaluation knows of the root.
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// For each square holding an unknown enemy piece that never moved: the share of the
+    /// sampled states with a Bomb there (0 elsewhere).
+    bomb: [f32; 100],
+}
+
+impl Context {
+    /// The share of sampled states with a Bomb on `s`, for an unknown enemy piece that never
+    /// moved (0 for every other square).
+    #[must_use]
+    pub fn bomb_share(&self, s: Square) -> f32 {
+        self.bomb[s.index()]
+    }
+}
+
+/// The context for one move.
+#[must_use]
+pub fn context(k: &Knowledge<Stratego>, pool: &[Stratego]) -> Context {
+    let enemy = k.seat().other();
+    let name = GameKind::Stratego.seat_name(enemy);
+    let mut bomb = [0.0f32; 100];
+    for (s, v) in &k.observation().board {
+        if v.owner == name && !v.moved && v.piece.is_none() {
+            let n = pool
+                .iter()
+                .filter(|g| g.at(*s) == Some((enemy, Piece::Bomb)))
+                .count();
+            bomb[s.index()] = n as f32 / pool.len().max(1) as f32;
+        }
+    }
+    Context { bomb }
+}
+
+/// The root moves: all but a Marshal's, General's or Colonel's attack on an unknown piece
+/// that never moved and is a Bomb in more than [`BOMB_RISK`] of the samples (Miners and
+/// low pieces probe those). If that leaves nothing, every legal move.
+#[must_use]
+pub fn root_moves(
+    k: &Knowledge<Stratego>,
+    pool: &[Stratego],
+    legal: &[Move],
+    ctx: &Context,
+) -> Vec<Move> {
+    let me = k.seat();
+    let Some(g) = pool.first() else {
+        return legal.to_vec();
+    };
+    let keep: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|mv| match g.at(mv.from) {
+            Some((o, p)) if o == me && HIGH.contains(&p) => ctx.bomb_share(mv.to) <= BOMB_RISK,
+            _ => true,
+        })
+        .collect();
+    if keep.is_empty() {
+        legal.to_vec()
+    } else {
+        keep
+    }
+}
+
+#[derive(Default)]
+struct Side {
+    movable: u32,
+    flag: Option<Square>,
+    bombs: Vec<Square>,
+    miners: Vec<Square>,
+    spies: Vec<Square>,
+    strong: Vec<Square>,
+}
+
+/// The expert evaluation of a sampled state for `seat`: the plain evaluation's logit plus
+/// - mobility: each side −1.5 ÷ (1 + its movable pieces), so trading the movable army away
+///   costs more the smaller it gets (no movable piece left loses);
+/// - the Flag's Bombs: +0.12 for each own Bomb next to the own Flag, and, while the Flag
+///   has such Bombs, −0.35 × (4 − d) ÷ 3 for each enemy Miner at distance d ≤ 3 from it;
+/// - the Spy: +0.15 for a Spy next to its own Marshal or General;
+/// - the threat: the side to move's best attack on a neighbour (the value it wins, less
+///   what it loses; the Flag counts 20), × 0.6 of the material scale, for the side to move
+///   (so a piece left next to a stronger enemy piece, the Spy above all, is as good as lost).
+#[must_use]
+pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
+    if let Some(v) = terminal(g, seat) {
+        return v;
+    }
+    let mut x = logit(base_evaluate(g, seat));
+    let mut sides = [Side::default(), Side::default()];
+    for s in Square::all() {
+        let Some((o, p)) = g.at(s) else { continue };
+        let side = &mut sides[o.index()];
+        if p.is_movable() {
+            side.movable += 1;
+        }
+        match p {
+            Piece::Flag => side.flag = Some(s),
+            Piece::Bomb => side.bombs.push(s),
+            Piece::Miner => side.miners.push(s),
+            Piece::Spy => side.spies.push(s),
+            Piece::Marshal | Piece::General => side.strong.push(s),
+            _ => {}
+        }
+    }
+    for side in Seat::BOTH {
+        let sign = if side == seat { 1.0 } else { -1.0 };
+        let (mine, theirs) = (&sides[side.index()], &sides[side.other().index()]);
+        x -= sign * 1.5 / (1.0 + f64::from(mine.movable));
+        if let Some(f) = mine.flag {
+            let guards = mine.bombs.iter().filter(|&&b| dist(b, f) == 1).count();
+            x += sign * 0.12 * guards as f64;
+            if guards > 0 {
+                for &m in &theirs.miners {
+                    let d = dist(m, f);
+                    if d <= 3 {
+                        x -= sign * 0.35 * f64::from(4 - d) / 3.0;
+                    }
+                }
+            }
+        }
+        for &s in &mine.spies {
+            if mine.strong.iter().any(|&t| dist(s, t) == 1) {
+                x += sign * 0.15;
+            }
+        }
+    }
+    if let Some(mover) = g.to_move() {
+        let options = g.options();
+        let mut best = 0.0f64;
+        for s in Square::all() {
+            let Some((o, p)) = g.at(s) else { continue };
+            if o != mover || !p.is_movable() {
+                continue;
+            }
+            for t in neighbours(s) {
+                let Some((q_owner, q)) = g.at(t) else {
+                    continue;
+                };
+                if q_owner == mover {
+                    continue;
+                }
+                let won = if q == Piece::Flag { 20.0 } else { value(q) };
+                let gain = match options.battle(p, q) {
+                    Duel::AttackerWins => won,
+                    Duel::BothRemoved => won - value(p),
+                    Duel::DefenderWins => -value(p),
+                };
+                best = best.max(gain);
+            }
+        }
+        let sign = if mover == seat { 1.0 } else { -1.0 };
+        x += sign * best * 0.22 * 0.6;
+    }
+    squash(x)
+}

@@ -1,0 +1,272 @@
+//! The `expert` bot's belief and evaluation rules (`docs/ai.md`), each pinned by a test.
+
+use salpakan_ai::games::{banqi as bq, banqi_expert as bx, stratego as st, stratego_expert as sx};
+use salpakan_ai::{AiGame, Knowledge};
+use salpakan_engine::banqi::{Banqi, BanqiOptions, Color};
+use salpakan_engine::stratego::{
+    Army, Move, Piece, Setup, Setups, Square, Stratego, StrategoOptions,
+};
+use salpakan_engine::{Game, Match, Seat, rng_from_seed};
+
+fn s(file: u8, rank: u8) -> Square {
+    Square::new(file, rank).unwrap()
+}
+
+/// The share of `samples` sampled assignments that make a token a Bomb, over the living
+/// tokens that never moved though they had room to move for at least 10 enemy plies.
+fn unmoved_bomb_share(b: &salpakan_ai::belief::Belief, free: &[u32; 100], samples: u32) -> f64 {
+    let unmoved: Vec<usize> = (0..b.tokens().len())
+        .filter(|&t| {
+            let tok = &b.tokens()[t];
+            tok.moves == 0 && tok.square.is_some() && free[usize::from(tok.start)] >= 10
+        })
+        .collect();
+    assert!(
+        !unmoved.is_empty(),
+        "some piece with room to move never moved"
+    );
+    let mut rng = rng_from_seed(5);
+    let mut bombs = 0u32;
+    for _ in 0..samples {
+        let a = b.sample(&mut rng).unwrap();
+        bombs += unmoved
+            .iter()
+            .filter(|&&t| a[t] == Piece::Bomb as u8)
+            .count() as u32;
+    }
+    f64::from(bombs) / f64::from(samples * unmoved.len() as u32)
+}
+
+#[test]
+fn a_piece_that_never_moved_is_likelier_a_bomb() {
+    // The weight grows with the plies a piece stood still with room to move and with the
+    // share of the army that moved; a piece that never had room tells nothing.
+    assert!(sx::stillness_weight(100, 10, 40) > sx::stillness_weight(10, 10, 40));
+    assert!(sx::stillness_weight(100, 20, 40) > sx::stillness_weight(100, 10, 40));
+    assert!((sx::stillness_weight(0, 20, 40) - 1.0).abs() < 1e-12);
+    // A classic game after 60 quiet plies: the expert belief puts more Bombs on the pieces
+    // that never moved though they could than the plain belief does.
+    let o = StrategoOptions::default();
+    let mut rng = rng_from_seed(2);
+    let setups = Setups([
+        Setup::sensible(Seat::First, &o, &mut rng),
+        Setup::sensible(Seat::Second, &o, &mut rng),
+    ]);
+    let mut m = Match::<Stratego>::start(&o, setups, &mut rng).unwrap();
+    for _ in 0..60 {
+        let mut moves = Vec::new();
+        m.game().legal_moves(&mut moves);
+        let quiet: Vec<Move> = moves
+            .into_iter()
+            .filter(|mv| m.game().at(mv.to).is_none())
+            .collect();
+        if quiet.is_empty() {
+            break;
+        }
+        let mv = quiet[rand::Rng::random_range(&mut rng, 0..quiet.len())];
+        m.play(mv).unwrap();
+    }
+    let k = Knowledge::of(&m, Seat::First);
+    let free = sx::free_plies(&k);
+    let plain = unmoved_bomb_share(&st::belief(&k), &free, 400);
+    let expert = unmoved_bomb_share(&sx::belief(&k), &free, 400);
+    assert!(
+        expert > plain * 1.1,
+        "an unmoved piece is a Bomb in {expert:.3} of expert samples, {plain:.3} of plain ones"
+    );
+}
+
+/// A small army: Flag, two Bombs, Marshal, Scout, Miner.
+fn small_options() -> StrategoOptions {
+    let mut c = [0u8; 12];
+    c[Piece::Flag as usize] = 1;
+    c[Piece::Bomb as usize] = 2;
+    c[Piece::Marshal as usize] = 1;
+    c[Piece::Scout as usize] = 1;
+    c[Piece::Miner as usize] = 1;
+    StrategoOptions::default().with_army(Army::custom(c).unwrap())
+}
+
+#[test]
+fn a_high_piece_leaves_an_unmoved_piece_likely_a_bomb_to_the_miners() {
+    let o = small_options();
+    let first = Setup::new(
+        Seat::First,
+        &o,
+        &[
+            (s(0, 0), Piece::Flag),
+            (s(0, 1), Piece::Bomb),
+            (s(1, 0), Piece::Bomb),
+            (s(4, 3), Piece::Marshal),
+            (s(9, 3), Piece::Scout),
+            (s(7, 3), Piece::Miner),
+        ],
+    )
+    .unwrap();
+    let second = Setup::new(
+        Seat::Second,
+        &o,
+        &[
+            (s(9, 9), Piece::Flag),
+            (s(4, 6), Piece::Bomb),
+            (s(8, 9), Piece::Bomb),
+            (s(1, 9), Piece::Marshal),
+            (s(0, 6), Piece::Scout),
+            (s(2, 9), Piece::Miner),
+        ],
+    )
+    .unwrap();
+    let mut m =
+        Match::<Stratego>::start(&o, Setups([first, second]), &mut rng_from_seed(1)).unwrap();
+    for (a, b) in [
+        (s(4, 3), s(4, 4)),
+        (s(0, 6), s(0, 5)),
+        (s(4, 4), s(4, 5)),
+        (s(0, 5), s(0, 4)),
+    ] {
+        m.play(Move::new(a, b)).unwrap();
+    }
+    // The Marshal on e6 stands next to e7, which never moved.
+    let k = Knowledge::of(&m, Seat::First);
+    let attack = Move::new(s(4, 5), s(4, 6));
+    assert!(k.legal_moves().contains(&attack));
+    let b = Stratego::expert_belief(&k);
+    let mut rng = rng_from_seed(3);
+    let pool: Vec<Stratego> = (0..32)
+        .map(|_| Stratego::determinize(&k, &b, &mut rng))
+        .collect();
+    let ctx = sx::context(&k, &pool);
+    assert!(ctx.bomb_share(s(4, 6)) > sx::BOMB_RISK);
+    let kept = sx::root_moves(&k, &pool, k.legal_moves(), &ctx);
+    assert!(!kept.contains(&attack), "the Marshal still probes e7");
+    // The Miner and the Scout may still move, and so may the Marshal elsewhere.
+    assert!(kept.contains(&Move::new(s(4, 5), s(5, 5))));
+    assert!(kept.iter().any(|mv| mv.from == s(7, 3)));
+}
+
+#[test]
+fn a_piece_the_enemy_can_take_next_is_as_good_as_lost() {
+    // The same small armies; First's Scout stands next to Second's Marshal or far from it.
+    let o = small_options();
+    let setups = |scout: Square| {
+        Setups([
+            Setup::new(
+                Seat::First,
+                &o,
+                &[
+                    (s(0, 0), Piece::Flag),
+                    (s(0, 1), Piece::Bomb),
+                    (s(1, 0), Piece::Bomb),
+                    (s(4, 3), Piece::Marshal),
+                    (scout, Piece::Scout),
+                    (s(7, 3), Piece::Miner),
+                ],
+            )
+            .unwrap(),
+            Setup::new(
+                Seat::Second,
+                &o,
+                &[
+                    (s(9, 9), Piece::Flag),
+                    (s(4, 6), Piece::Bomb),
+                    (s(8, 9), Piece::Bomb),
+                    (s(9, 6), Piece::Marshal),
+                    (s(0, 6), Piece::Scout),
+                    (s(2, 9), Piece::Miner),
+                ],
+            )
+            .unwrap(),
+        ])
+    };
+    // Second's Marshal walks j7-j6-j5 while First's Miner walks h4-h3-g3: then Second is
+    // to move, its Marshal on j5, next to the Scout on j4 in `near`, not on i4 in `far`.
+    let play = |scout: Square| {
+        let mut g = Stratego::start(&o, setups(scout)).unwrap();
+        for (a, b) in [
+            (s(7, 3), s(7, 2)),
+            (s(9, 6), s(9, 5)),
+            (s(7, 2), s(6, 2)),
+            (s(9, 5), s(9, 4)),
+            (s(6, 2), s(6, 1)),
+        ] {
+            g.play(Move::new(a, b)).unwrap();
+        }
+        g
+    };
+    let near = play(s(9, 3));
+    let far = play(s(8, 3));
+    // The context only matters at the root; an empty pool gives one with no Bomb shares.
+    let m = Match::<Stratego>::start(&o, setups(s(9, 3)), &mut rng_from_seed(1)).unwrap();
+    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
+    // Second to move, its Marshal on j5: next to the Scout on j4 in `near`.
+    assert_eq!(near.to_move(), Some(Seat::Second));
+    let plain = st::evaluate(&near, Seat::First) - st::evaluate(&far, Seat::First);
+    let expert = sx::evaluate(&near, Seat::First, &ctx) - sx::evaluate(&far, Seat::First, &ctx);
+    assert!(
+        expert < plain - 0.01,
+        "the expert evaluation does not see the Scout as lost ({expert:.3} vs {plain:.3})"
+    );
+}
+
+fn banqi(rows: &str) -> Banqi {
+    Banqi::from_diagram(&BanqiOptions::default(), rows, Color::Red, Seat::First).unwrap()
+}
+
+fn ctx(quiet: u32, g: &Banqi) -> bx::Context {
+    let mut pieces = 0;
+    let mut face_down = 0;
+    for sq in salpakan_engine::banqi::Square::all() {
+        if let Some((_, down)) = g.at(sq) {
+            pieces += 1;
+            face_down += u32::from(down);
+        }
+    }
+    bx::Context {
+        quiet,
+        ply: g.ply(),
+        limit: Some(50),
+        pieces,
+        face_down,
+    }
+}
+
+#[test]
+fn banqi_winning_side_closes_in_on_the_last_enemy_piece() {
+    // Red, far ahead, against a lone black Advisor: an Advisor on the other side of the
+    // board, or next to it. The Advisors take each other, so the plain search evaluation's
+    // pressure (safe captures only) is the same in both; the hunt is not.
+    let far = banqi("g . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . G");
+    let near = banqi("g . . .\n. G . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . .");
+    assert!(
+        (bq::search_evaluate(&far, Seat::First) - bq::search_evaluate(&near, Seat::First)).abs()
+            < 1e-9
+    );
+    let (cf, cn) = (ctx(0, &far), ctx(0, &near));
+    assert!(bx::evaluate(&near, Seat::First, &cn) > bx::evaluate(&far, Seat::First, &cf));
+    // A cornered Advisor (fewer squares to flee to) counts for the hunter too.
+    let open = banqi(". . . .\n. g . .\n. . . .\n. G . .\n. . . .\n. . . .\n. . . .\nM . . .");
+    let corner = banqi("g . . .\n. . . .\nG . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . .");
+    assert!(
+        bx::evaluate(&corner, Seat::First, &ctx(0, &corner))
+            > bx::evaluate(&open, Seat::First, &ctx(0, &open))
+    );
+}
+
+#[test]
+fn banqi_a_won_position_counts_less_as_the_quiet_draw_nears() {
+    let g = banqi("g . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . G");
+    let fresh = bx::evaluate(&g, Seat::First, &ctx(0, &g));
+    let late = bx::evaluate(&g, Seat::First, &ctx(45, &g));
+    assert!(
+        fresh > late && late > 0.5,
+        "fresh {fresh:.3}, late {late:.3}"
+    );
+    // And the losing side's view mirrors it: nearer the draw, it loses less.
+    let lose_fresh = bx::evaluate(&g, Seat::Second, &ctx(0, &g));
+    let lose_late = bx::evaluate(&g, Seat::Second, &ctx(45, &g));
+    assert!(lose_late > lose_fresh);
+    // A capture since the root resets the count.
+    let mut c = ctx(45, &g);
+    c.pieces += 1;
+    assert_eq!(bx::quiet_at(&g, &c), 0);
+}

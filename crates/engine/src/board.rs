@@ -157,6 +157,24 @@ pub(crate) const fn cell_seat(c: Cell) -> Seat {
     }
 }
 
+/// The owner and piece on square `index` of a mailbox, if any.
+#[inline]
+pub(crate) fn cell_at<P: PieceTable>(cells: &[Cell], index: usize) -> Option<(Seat, P)> {
+    let c = cells[index];
+    (c != 0).then(|| (cell_seat(c), cell_piece(c)))
+}
+
+/// The squares of file `a` of a `FILES` × `RANKS` board, as a bitboard (`a1` = bit 0).
+pub(crate) const fn file_a<const FILES: u8, const RANKS: u8>() -> u128 {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < RANKS as usize {
+        m |= 1u128 << (r * FILES as usize);
+        r += 1;
+    }
+    m
+}
+
 /// The occupied squares of a mailbox, each with what `view` makes of its owner and piece:
 /// the board of an observation.
 pub(crate) fn occupied<const FILES: u8, const RANKS: u8, P: PieceTable, V>(
@@ -165,10 +183,8 @@ pub(crate) fn occupied<const FILES: u8, const RANKS: u8, P: PieceTable, V>(
 ) -> SquareMap<Square<FILES, RANKS>, V> {
     Square::all()
         .filter_map(|sq| {
-            let c = cells[sq.index()];
-            (c != 0)
-                .then(|| view(sq, cell_seat(c), cell_piece(c)))
-                .map(|v| (sq, v))
+            let (seat, p) = cell_at(cells, sq.index())?;
+            Some((sq, view(sq, seat, p)))
         })
         .collect()
 }

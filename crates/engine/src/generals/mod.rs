@@ -14,18 +14,10 @@ pub const FILES: u8 = 9;
 pub const RANKS: u8 = 8;
 const SQUARES: usize = (FILES as usize) * (RANKS as usize);
 const BOARD: u128 = (1u128 << SQUARES) - 1;
-const FILE_A: u128 = {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < RANKS as usize {
-        m |= 1u128 << (r * FILES as usize);
-        r += 1;
-    }
-    m
-};
+const FILE_A: u128 = board::file_a::<FILES, RANKS>();
 const FILE_I: u128 = FILE_A << (FILES - 1);
 
-use crate::board::{self, Cell, cell, cell_piece, cell_seat};
+use crate::board::{self, Cell, cell, cell_piece};
 
 mod game;
 mod options;

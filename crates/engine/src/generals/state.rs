@@ -26,8 +26,7 @@ pub struct Generals {
 
 impl Generals {
     pub(super) fn piece_at(&self, sq: Square) -> Option<(Seat, Piece)> {
-        let c = self.cells[sq.index()];
-        (c != 0).then(|| (cell_seat(c), cell_piece(c)))
+        board::cell_at(&self.cells, sq.index())
     }
 
     /// The piece on `sq`, as the arbiter sees it.

@@ -20,15 +20,7 @@ pub const FILES: u8 = 10;
 pub const RANKS: u8 = 10;
 const SQUARES: usize = (FILES as usize) * (RANKS as usize);
 const BOARD: u128 = (1u128 << SQUARES) - 1;
-const FILE_A: u128 = {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < RANKS as usize {
-        m |= 1u128 << (r * FILES as usize);
-        r += 1;
-    }
-    m
-};
+const FILE_A: u128 = board::file_a::<FILES, RANKS>();
 const FILE_J: u128 = FILE_A << (FILES - 1);
 /// The eight lake squares, as a bitboard (`a1` = bit 0, `b1` = bit 1, … `j10` = bit 99).
 pub const LAKES: u128 =

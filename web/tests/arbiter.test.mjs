@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import en from '../assets/i18n/en.js';
 import { repo, startServer, launch, newPage, assertNoSideScroll, PHONE390, shot, waitTurn, clickMove, lastObservation, assertFramesClean, parsed } from './helpers.mjs';
 
 /**
@@ -348,7 +349,7 @@ test('the arbiter pages pass axe and fit a 390 px phone in English, Filipino and
   await p.context.close();
 });
 
-test('full arbiter, one passed phone: the table page between the seats, the game to a captured Flag', { timeout: 120000 }, async () => {
+test('full arbiter, one passed phone: the board is blanked after each setup and each move until the next seat takes the phone, to a captured Flag', { timeout: 150000 }, async () => {
   const c = await phone();
   const page = c.page;
   await page.goto(`${server.url}/arbiter`);
@@ -358,28 +359,39 @@ test('full arbiter, one passed phone: the table page between the seats, the game
     return (await net.api('POST', '/api/tables', { game: 'generals', options: { army: 'FLG:1' }, mode: 'full', pass: true })).table;
   });
   const seats = /** @type {const} */ (['white', 'black']);
-  /** Hand the phone over: back to the table page (no board on it), then open the board as `seat`. */
-  const openAs = async (/** @type {string} */ seat) => {
-    await page.goto(`${server.url}/arbiter/${table}`);
-    const button = page.getByRole('button', { name: `Open the board as ${seat === 'white' ? 'White' : 'Black'}` });
-    await button.waitFor();
-    assert.equal(await page.locator('.board').count(), 0, 'the table page shows no board between the players');
-    await button.click();
+  const names = { white: 'White', black: 'Black' };
+  // every rank name of the game: none may be on the screen while the phone changes hands
+  const ranks = Object.values(en.pieces.generals);
+  /** The curtain: "pass the phone to `seat`", and nothing of either army on the page. */
+  const curtain = async (/** @type {'white'|'black'} */ seat, /** @type {string} */ when) => {
+    await page.getByRole('heading', { name: `Pass the phone to ${names[seat]}` }).waitFor();
+    assert.equal(await page.locator('.piece, .board, [data-sq]').count(), 0, `${when}: no board and no piece behind the curtain`);
+    const text = await page.locator('#main').innerText();
+    // (as whole words: the game's title, "Game of the Generals", names no piece)
+    for (const r of ranks) assert.ok(!new RegExp(`\\b${r}\\b`).test(text), `${when}: "${r}" is on the screen behind the curtain: ${text}`);
+    await assertNoSideScroll(page, `the curtain (${when})`);
+    const button = page.getByRole('button', { name: `I am ${names[seat]}: show my board` });
+    assert.ok(((await button.boundingBox())?.height ?? 0) >= 44, 'the button is a 44 px target');
+    return button;
   };
-  for (const seat of seats) {
-    await openAs(seat);
+  await page.goto(`${server.url}/arbiter/${table}`);
+  await page.getByRole('button', { name: 'Open the board as White' }).click();
+  // White sets up, then the curtain; Black takes the phone and sets up, then the curtain again.
+  for (const [i, seat] of seats.entries()) {
     await page.getByRole('heading', { name: 'Set up your army' }).waitFor();
     await page.getByRole('button', { name: 'Random' }).click();
     await page.getByRole('button', { name: 'Ready' }).click();
-    await page.locator('.side-panel .status').waitFor();
+    const next = seats[1 - i];
+    const take = await curtain(next, `after ${seat}'s setup`);
+    if (i === 0) await assertAccessible(page, 'the curtain of a full-arbiter game');
+    c.frames.length = 0; // only what the next seat's board hears from now on
+    await take.click();
   }
   const id = new URL(page.url()).pathname.split('/').pop() ?? '';
   for (let ply = 0; ply < 60; ply++) {
     const seat = seats[ply % 2];
-    c.frames.length = 0; // only what this seat's board hears from now on
-    await openAs(seat);
     const moves = await waitTurn(page, c.frames, id, { ver: -1 });
-    if (!moves) break;
+    assert.ok(moves, 'the game goes on');
     // The other side's only piece is its Flag: walk to it.
     const obs = lastObservation(c.frames, id);
     assert.equal(obs.viewer, seat, 'the board shows the seat that holds the phone');
@@ -387,15 +399,25 @@ test('full arbiter, one passed phone: the table page between the seats, the game
     const d = pathLengths(enemy, obs);
     const best = [...moves].sort((x, y) => (d.get(x.split('-')[1]) ?? 999) - (d.get(y.split('-')[1]) ?? 999))[0];
     await clickMove(page, best);
-    await page.waitForTimeout(300);
+    // the mover reads the ruling, then hides the board (or the game is over)
+    const hide = page.getByRole('button', { name: 'Hide and pass the phone' });
+    await Promise.race([hide.waitFor(), page.locator('.status.over').waitFor()]);
+    await page.waitForTimeout(300); // a captured Flag's end event follows its move
     const end = endOf(c.frames, id);
     if (end) {
       assert.equal(end.result.reason, 'flag_captured');
       assert.equal(end.result.winner, seat);
       break;
     }
+    if (ply === 0) await assertAccessible(page, 'the mover’s ruling on a passed phone');
+    await hide.click();
+    const take = await curtain(seats[(ply + 1) % 2], `after ${seat}'s move ${ply + 1}`);
+    c.frames.length = 0; // only what the next seat's board hears from now on
+    await take.click();
   }
+  // At the end, the normal end screen (the curtain is gone).
   await page.locator('.status.over').waitFor();
+  assert.equal(await page.locator('.pass-curtain').count(), 0);
   const g = await (await fetch(`${server.url}/api/games/${id}`)).json();
   assert.equal(g.result.reason, 'flag_captured');
   assert.equal(g.public, false, 'a table’s game is private');

@@ -59,10 +59,12 @@ export function seatToken(/** @type {string} */ game) {
 
 const passKey = (/** @type {string} */ game) => `salpakan.pass.${game}`;
 
-/** Mark `game` as played on one passed phone, with the token of each seat. */
+/**
+ * Mark `game` as played on one passed phone, with the token of each seat (the board is
+ * opened for a seat: no curtain until that seat has entered something).
+ */
 export function rememberPassedPhone(/** @type {string} */ game, /** @type {Record<string, string>} */ tokens) {
-  const old = passedPhone(game);
-  savePassedPhone(game, { tokens, curtain: old?.curtain ?? false });
+  savePassedPhone(game, { tokens, curtain: false });
 }
 
 /** The passed-phone state of `game`, or null when it is not played on a passed phone. */

@@ -383,7 +383,10 @@ test('full arbiter, one passed phone: the board is blanked after each setup and 
     await page.getByRole('button', { name: 'Ready' }).click();
     const next = seats[1 - i];
     const take = await curtain(next, `after ${seat}'s setup`);
-    if (i === 0) await assertAccessible(page, 'the curtain of a full-arbiter game');
+    if (i === 0) {
+      await assertAccessible(page, 'the curtain of a full-arbiter game');
+      await shot(page, 'arbiter-full-curtain-phone');
+    }
     c.frames.length = 0; // only what the next seat's board hears from now on
     await take.click();
   }
@@ -409,7 +412,11 @@ test('full arbiter, one passed phone: the board is blanked after each setup and 
       assert.equal(end.result.winner, seat);
       break;
     }
-    if (ply === 0) await assertAccessible(page, 'the mover’s ruling on a passed phone');
+    if (ply === 0) {
+      await assertAccessible(page, 'the mover’s ruling on a passed phone');
+      await assertNoSideScroll(page, 'the mover’s ruling on a passed phone');
+      await shot(page, 'arbiter-full-handover-phone');
+    }
     await hide.click();
     const take = await curtain(seats[(ply + 1) % 2], `after ${seat}'s move ${ply + 1}`);
     c.frames.length = 0; // only what the next seat's board hears from now on

@@ -259,6 +259,9 @@ export function gameScreen(/** @type {string} */ id) {
   /** The "pass the phone" curtain: nothing of either army, one button for the next seat. */
   function drawCurtain(/** @type {GameSpec} */ g) {
     const next = nextSeat(g);
+    const say = T.arbiter.passTo(seatName(next));
+    // the same curtain already up (another event of the seat that left): leave it be
+    if (root.querySelector('.pass-curtain')?.getAttribute('data-say') === say) return;
     editor = null;
     board = null;
     selected = null;
@@ -266,8 +269,8 @@ export function gameScreen(/** @type {string} */ id) {
     battle = null;
     clearTimeout(battleTimer);
     root.classList.remove('setup-mode');
-    root.replaceChildren(h('section', { class: 'pass-curtain' },
-      h('h1', { class: 'pass-big' }, T.arbiter.passTo(seatName(next))),
+    root.replaceChildren(h('section', { class: 'pass-curtain', dataset: { say } },
+      h('h1', { class: 'pass-big' }, say),
       h('p', { class: 'muted' }, gameTitle(g.name)),
       h('button', { class: 'btn primary big', type: 'button', id: 'pass-ready', onclick: () => takeSeat(next) }, T.arbiter.showBoard(seatName(next)))));
   }

@@ -356,7 +356,7 @@ test('full arbiter, one passed phone: the board is blanked after each setup and 
   const table = await page.evaluate(async () => {
     const net = await import('/assets/net.js');
     await net.ensureGuest('Tess');
-    return (await net.api('POST', '/api/tables', { game: 'generals', options: { army: 'FLG:1' }, mode: 'full', pass: true })).table;
+    return (await net.api('POST', '/api/tables', { game: 'generals', options: { army: 'FLG:1,PVT:1' }, mode: 'full', pass: true })).table;
   });
   const seats = /** @type {const} */ (['white', 'black']);
   const names = { white: 'White', black: 'Black' };
@@ -371,7 +371,9 @@ test('full arbiter, one passed phone: the board is blanked after each setup and 
     for (const r of ranks) assert.ok(!new RegExp(`\\b${r}\\b`).test(text), `${when}: "${r}" is on the screen behind the curtain: ${text}`);
     await assertNoSideScroll(page, `the curtain (${when})`);
     const button = page.getByRole('button', { name: `I am ${names[seat]}: show my board` });
-    assert.ok(((await button.boundingBox())?.height ?? 0) >= 44, 'the button is a 44 px target');
+    await button.waitFor();
+    const box = await button.boundingBox();
+    assert.ok((box?.height ?? 0) >= 44, `the button is a 44 px target: ${JSON.stringify(box)}`);
     return button;
   };
   await page.goto(`${server.url}/arbiter/${table}`);
@@ -391,17 +393,24 @@ test('full arbiter, one passed phone: the board is blanked after each setup and 
     await take.click();
   }
   const id = new URL(page.url()).pathname.split('/').pop() ?? '';
+  let challenges = 0;
+  let lastTo = '';
   for (let ply = 0; ply < 60; ply++) {
     const seat = seats[ply % 2];
     const moves = await waitTurn(page, c.frames, id, { ver: -1 });
     assert.ok(moves, 'the game goes on');
-    // The other side's only piece is its Flag: walk to it.
+    // Walk to the other side's piece that moved last (its Private), else to its first piece.
     const obs = lastObservation(c.frames, id);
     assert.equal(obs.viewer, seat, 'the board shows the seat that holds the phone');
-    const enemy = Object.entries(obs.board).find(([, e]) => /** @type {any} */ (e).owner !== seat)?.[0] ?? '';
+    const theirs = Object.entries(obs.board).filter(([, e]) => /** @type {any} */ (e).owner !== seat).map(([sq]) => sq);
+    const enemy = theirs.includes(lastTo) ? lastTo : theirs[0] ?? '';
     const d = pathLengths(enemy, obs);
-    const best = [...moves].sort((x, y) => (d.get(x.split('-')[1]) ?? 999) - (d.get(y.split('-')[1]) ?? 999))[0];
+    // the Private goes first while it lives (the Flag stays home)
+    const pvt = Object.entries(obs.board).find(([, e]) => /** @type {any} */ (e).owner === seat && /** @type {any} */ (e).piece === 'PVT')?.[0];
+    const pool = moves.filter((/** @type {string} */ m) => m.startsWith(`${pvt}-`));
+    const best = [...(pool.length ? pool : moves)].sort((x, y) => (d.get(x.split('-')[1]) ?? 999) - (d.get(y.split('-')[1]) ?? 999))[0];
     await clickMove(page, best);
+    lastTo = best.split('-')[1];
     // the mover reads the ruling, then hides the board (or the game is over)
     const hide = page.getByRole('button', { name: 'Hide and pass the phone' });
     await Promise.race([hide.waitFor(), page.locator('.status.over').waitFor()]);
@@ -411,6 +420,12 @@ test('full arbiter, one passed phone: the board is blanked after each setup and 
       assert.equal(end.result.reason, 'flag_captured');
       assert.equal(end.result.winner, seat);
       break;
+    }
+    // a challenge: the mover reads its ruling above the button, before hiding the board
+    const last = parsed(c.frames).filter((m) => m.game === id && m.t === 'event' && m.e?.type === 'move').pop();
+    if (last?.e.view.challenge) {
+      challenges++;
+      assert.ok((await page.locator('.pass-hand .pass-ruling').innerText()).length > 0, 'the ruling is shown to the mover');
     }
     if (ply === 0) {
       await assertAccessible(page, 'the mover’s ruling on a passed phone');
@@ -422,6 +437,7 @@ test('full arbiter, one passed phone: the board is blanked after each setup and 
     c.frames.length = 0; // only what the next seat's board hears from now on
     await take.click();
   }
+  assert.ok(challenges >= 1, 'the Privates met: a challenge was ruled and shown to its mover before the board was hidden');
   // At the end, the normal end screen (the curtain is gone).
   await page.locator('.status.over').waitFor();
   assert.equal(await page.locator('.pass-curtain').count(), 0);

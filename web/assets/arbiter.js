@@ -7,7 +7,7 @@
 
 import { h, replace, toast } from './dom.js';
 import { T } from './i18n.js';
-import { api, ensureGuest, rememberSeat } from './net.js';
+import { api, ensureGuest, rememberPassedPhone, rememberSeat } from './net.js';
 import { go, main, onLeave } from './router.js';
 import { header } from './header.js';
 import { load, save, soundOn } from './settings.js';
@@ -293,7 +293,12 @@ export function tableScreen(/** @type {string} */ id) {
         h('p', {}, A.fullIntro),
         h('div', { class: 'btn-row' }, ...Object.entries(tokens).map(([seat, token]) => h('button', {
           type: 'button', class: 'btn primary big',
-          onclick: () => { rememberSeat(view.game, token); go(`/game/${view.game}`); },
+          onclick: () => {
+            rememberSeat(view.game, token);
+            // one passed phone: the game page hides the board between the seats
+            if (view.pass) rememberPassedPhone(view.game, tokens);
+            go(`/game/${view.game}`);
+          },
         }, A.openBoard(seatName(seat)))))));
       return;
     }

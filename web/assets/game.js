@@ -7,11 +7,11 @@ import { pieceElement, pieceName } from './pieces.js';
 import { spec, sideClass, gameTitle, seatName, colourName } from './games.js';
 import { SetupEditor } from './setup.js';
 import { colourOf } from './record.js';
-import { api, Live, rememberSeat, seatToken } from './net.js';
+import { api, Live, passedPhone, rememberSeat, savePassedPhone, seatToken } from './net.js';
 import { fromSync, applyEvent } from './state.js';
 import { sound } from './settings.js';
 import { T } from './i18n.js';
-import { go, main, onLeave, screen } from './router.js';
+import { go, main, onLeave, redraw, screen } from './router.js';
 import { header } from './header.js';
 import { quick } from './lobby.js';
 import { gameLabel, clockLabel, reasonText, plyText } from './words.js';
@@ -65,6 +65,13 @@ export function gameScreen(/** @type {string} */ id) {
   let battleTimer;
   /** the end screen, until the player closes it */
   let endOpen = false;
+  /**
+   * A full-arbiter game on one passed phone (issue 19): between the seats a curtain hides
+   * the board; null on a phone of one player.
+   */
+  const passed = passedPhone(id);
+  /** passed phone: this seat has moved and reads the ruling before hiding the board */
+  let handover = false;
 
   const root = h('div', { class: 'game-screen' }, h('p', { class: 'card' }, T.game.connecting));
   root.dataset.offline = T.game.offline;
@@ -145,6 +152,7 @@ export function gameScreen(/** @type {string} */ id) {
       // reply does not sweep it away); a spectator's until the next move
       const said = fight?.text ?? (g.name === 'banqi' && v.action !== 'move' ? plyText(g, v, st.seat) : null);
       if (said || !st.seat || v.seat === st.seat) notice = said;
+      if (passed && st.seat && v.seat === st.seat) handover = true;
       flash = fight && g.name !== 'banqi' ? new Set([v.from, v.to]) : new Set();
       sound(fight ? (g.name === 'banqi' ? 'capture' : 'challenge') : 'move');
     }
@@ -154,6 +162,7 @@ export function gameScreen(/** @type {string} */ id) {
       sound(!r?.winner || !st.seat ? 'end' : r.winner === st.seat ? 'win' : 'loss');
       notice = null;
       endOpen = true;
+      handover = false;
     }
     if (e.type === 'rematch' && st.seat) {
       const t = seatToken(e.game);
@@ -190,6 +199,12 @@ export function gameScreen(/** @type {string} */ id) {
     document.getElementById('nav-rules')?.setAttribute('href', `/rules/${g.name}`);
     const seats = g.seats;
     const you = st.seat ?? null;
+    if (passed?.curtain) {
+      // at the end the curtain goes: the end screen reveals both armies anyway
+      if (!st.result && you) return drawCurtain(g);
+      passed.curtain = false;
+      savePassedPhone(id, passed);
+    }
     if (st.status === 'setup' && you && !st.setups?.[you] && g.hasSetup) return drawSetup(g);
     editor = null;
     root.classList.remove('setup-mode');
@@ -206,6 +221,9 @@ export function gameScreen(/** @type {string} */ id) {
       h('div', { class: 'play-area' },
         h('h1', { class: 'sr-only' }, gameTitle(g.name)),
         resultBanner(g),
+        handing() ? h('div', { class: 'pass-hand card' },
+          notice ? h('p', { class: 'pass-ruling', role: 'alert' }, notice) : null,
+          h('button', { class: 'btn primary big', type: 'button', id: 'pass-hide', onclick: raiseCurtain }, T.arbiter.hidePass)) : null,
         playerBar(g, top, 'top'),
         wrap,
         h('div', { class: 'board-actions', id: 'board-actions' }),
@@ -216,6 +234,57 @@ export function gameScreen(/** @type {string} */ id) {
     if (onBoard) board.focus();
     drawClocks();
     renderBoard();
+  }
+
+  /** Passed phone: the mover reads the ruling, with the button that hides the board. */
+  function handing() {
+    return !!passed && handover && !st.result;
+  }
+
+  /** Passed phone: hide the board, and this seat's pieces, until the next seat takes the phone. */
+  function raiseCurtain() {
+    if (!passed) return;
+    handover = false;
+    passed.curtain = true;
+    savePassedPhone(id, passed);
+    draw();
+  }
+
+  /** The seat that gets the phone next: the one to move, or in the setup the other one. */
+  function nextSeat(/** @type {GameSpec} */ g) {
+    if (st.status === 'playing' && st.to_move) return st.to_move;
+    return g.seats.find((s) => s !== st.seat) ?? g.seats[0];
+  }
+
+  /** The "pass the phone" curtain: nothing of either army, one button for the next seat. */
+  function drawCurtain(/** @type {GameSpec} */ g) {
+    const next = nextSeat(g);
+    const say = T.arbiter.passTo(seatName(next));
+    // the same curtain already up (another event of the seat that left): leave it be
+    if (root.querySelector('.pass-curtain')?.getAttribute('data-say') === say) return;
+    editor = null;
+    board = null;
+    selected = null;
+    battle?.pop.remove();
+    battle = null;
+    clearTimeout(battleTimer);
+    root.classList.remove('setup-mode');
+    root.replaceChildren(h('section', { class: 'pass-curtain', dataset: { say } },
+      h('h1', { class: 'pass-big' }, say),
+      h('p', { class: 'muted' }, gameTitle(g.name)),
+      h('button', { class: 'btn primary big', type: 'button', id: 'pass-ready', onclick: () => takeSeat(next) }, T.arbiter.showBoard(seatName(next)))));
+  }
+
+  /** The next seat has the phone: follow the game with its token, and show its board. */
+  function takeSeat(/** @type {string} */ seat) {
+    if (!passed) return;
+    passed.curtain = false;
+    savePassedPhone(id, passed);
+    const t = passed.tokens[seat];
+    if (!t || seat === st.seat) return draw();
+    rememberSeat(id, t);
+    // a new connection for the new seat: the whole screen again
+    redraw();
   }
 
   function renderBoard() {
@@ -372,6 +441,8 @@ export function gameScreen(/** @type {string} */ id) {
         if (!conn.send({ t: 'setup', game: id, setup: p })) throw new Error(T.game.notConnectedRetry);
         // the server does not echo the setup: keep it to draw while the opponent sets up
         /** @type {any} */ (st).your_setup = p;
+        // a passed phone: the setup is hidden at once, before the phone changes hands
+        if (passed) raiseCurtain();
       },
     });
     // a one-click game starts with a random setup in the editor: Ready is one more click
@@ -460,7 +531,7 @@ export function gameScreen(/** @type {string} */ id) {
     queueMicrotask(() => { moves.scrollTop = moves.scrollHeight; });
     return h('aside', { class: 'side-panel' },
       h('div', { class: `status${st.result ? ' over' : ''}`, role: 'status', 'aria-live': 'polite' }, status),
-      notice ? h('div', { class: 'notice', role: 'alert' }, notice) : null,
+      notice && !handing() ? h('div', { class: 'notice', role: 'alert' }, notice) : null,
       actions,
       h('details', { class: 'moves-box', open: true }, h('summary', {}, G.movesCount(plies.length)), moves),
       chatBox(),

@@ -51,6 +51,41 @@ export function seatToken(/** @type {string} */ game) {
   return load().seats?.[game] ?? null;
 }
 
+/**
+ * A full-arbiter game held by one passed phone (issue 19): both seats' tokens, and whether
+ * the "pass the phone" curtain is up. Kept for this tab only (sessionStorage).
+ * @typedef {{tokens: Record<string, string>, curtain: boolean}} PassedPhone
+ */
+
+const passKey = (/** @type {string} */ game) => `salpakan.pass.${game}`;
+
+/**
+ * Mark `game` as played on one passed phone, with the token of each seat (the board is
+ * opened for a seat: no curtain until that seat has entered something).
+ */
+export function rememberPassedPhone(/** @type {string} */ game, /** @type {Record<string, string>} */ tokens) {
+  savePassedPhone(game, { tokens, curtain: false });
+}
+
+/** The passed-phone state of `game`, or null when it is not played on a passed phone. */
+export function passedPhone(/** @type {string} */ game) {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(passKey(game)) ?? 'null');
+    return v && typeof v.tokens === 'object' ? /** @type {PassedPhone} */ (v) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Store the passed-phone state of `game`. */
+export function savePassedPhone(/** @type {string} */ game, /** @type {PassedPhone} */ p) {
+  try {
+    sessionStorage.setItem(passKey(game), JSON.stringify(p));
+  } catch {
+    // no storage: the curtain lasts until this page is left
+  }
+}
+
 /** Fetch the seat tokens of every game of this guest (after a reload on a new device, too). */
 export async function refreshSeats() {
   if (!load().token) return;

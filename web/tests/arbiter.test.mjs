@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import en from '../assets/i18n/en.js';
 import { repo, startServer, launch, newPage, assertNoSideScroll, PHONE390, shot, waitTurn, clickMove, lastObservation, assertFramesClean, parsed } from './helpers.mjs';
 
 /**
@@ -348,54 +349,98 @@ test('the arbiter pages pass axe and fit a 390 px phone in English, Filipino and
   await p.context.close();
 });
 
-test('full arbiter, one passed phone: the table page between the seats, the game to a captured Flag', { timeout: 120000 }, async () => {
+test('full arbiter, one passed phone: the board is blanked after each setup and each move until the next seat takes the phone, to a captured Flag', { timeout: 150000 }, async () => {
   const c = await phone();
   const page = c.page;
   await page.goto(`${server.url}/arbiter`);
   const table = await page.evaluate(async () => {
     const net = await import('/assets/net.js');
     await net.ensureGuest('Tess');
-    return (await net.api('POST', '/api/tables', { game: 'generals', options: { army: 'FLG:1' }, mode: 'full', pass: true })).table;
+    return (await net.api('POST', '/api/tables', { game: 'generals', options: { army: 'FLG:1,PVT:1' }, mode: 'full', pass: true })).table;
   });
   const seats = /** @type {const} */ (['white', 'black']);
-  /** Hand the phone over: back to the table page (no board on it), then open the board as `seat`. */
-  const openAs = async (/** @type {string} */ seat) => {
-    await page.goto(`${server.url}/arbiter/${table}`);
-    const button = page.getByRole('button', { name: `Open the board as ${seat === 'white' ? 'White' : 'Black'}` });
+  const names = { white: 'White', black: 'Black' };
+  // every rank name of the game: none may be on the screen while the phone changes hands
+  const ranks = Object.values(en.pieces.generals);
+  /** The curtain: "pass the phone to `seat`", and nothing of either army on the page. */
+  const curtain = async (/** @type {'white'|'black'} */ seat, /** @type {string} */ when) => {
+    await page.getByRole('heading', { name: `Pass the phone to ${names[seat]}` }).waitFor();
+    assert.equal(await page.locator('.piece, .board, [data-sq]').count(), 0, `${when}: no board and no piece behind the curtain`);
+    const text = await page.locator('#main').innerText();
+    // (as whole words: the game's title, "Game of the Generals", names no piece)
+    for (const r of ranks) assert.ok(!new RegExp(`\\b${r}\\b`).test(text), `${when}: "${r}" is on the screen behind the curtain: ${text}`);
+    await assertNoSideScroll(page, `the curtain (${when})`);
+    const button = page.getByRole('button', { name: `I am ${names[seat]}: show my board` });
     await button.waitFor();
-    assert.equal(await page.locator('.board').count(), 0, 'the table page shows no board between the players');
-    await button.click();
+    const box = await button.boundingBox();
+    assert.ok((box?.height ?? 0) >= 44, `the button is a 44 px target: ${JSON.stringify(box)}`);
+    return button;
   };
-  for (const seat of seats) {
-    await openAs(seat);
+  await page.goto(`${server.url}/arbiter/${table}`);
+  await page.getByRole('button', { name: 'Open the board as White' }).click();
+  // White sets up, then the curtain; Black takes the phone and sets up, then the curtain again.
+  for (const [i, seat] of seats.entries()) {
     await page.getByRole('heading', { name: 'Set up your army' }).waitFor();
     await page.getByRole('button', { name: 'Random' }).click();
     await page.getByRole('button', { name: 'Ready' }).click();
-    await page.locator('.side-panel .status').waitFor();
+    const next = seats[1 - i];
+    const take = await curtain(next, `after ${seat}'s setup`);
+    if (i === 0) {
+      await assertAccessible(page, 'the curtain of a full-arbiter game');
+      await shot(page, 'arbiter-full-curtain-phone');
+    }
+    c.frames.length = 0; // only what the next seat's board hears from now on
+    await take.click();
   }
   const id = new URL(page.url()).pathname.split('/').pop() ?? '';
+  let challenges = 0;
+  let lastTo = '';
   for (let ply = 0; ply < 60; ply++) {
     const seat = seats[ply % 2];
-    c.frames.length = 0; // only what this seat's board hears from now on
-    await openAs(seat);
     const moves = await waitTurn(page, c.frames, id, { ver: -1 });
-    if (!moves) break;
-    // The other side's only piece is its Flag: walk to it.
+    assert.ok(moves, 'the game goes on');
+    // Walk to the other side's piece that moved last (its Private), else to its first piece.
     const obs = lastObservation(c.frames, id);
     assert.equal(obs.viewer, seat, 'the board shows the seat that holds the phone');
-    const enemy = Object.entries(obs.board).find(([, e]) => /** @type {any} */ (e).owner !== seat)?.[0] ?? '';
+    const theirs = Object.entries(obs.board).filter(([, e]) => /** @type {any} */ (e).owner !== seat).map(([sq]) => sq);
+    const enemy = theirs.includes(lastTo) ? lastTo : theirs[0] ?? '';
     const d = pathLengths(enemy, obs);
-    const best = [...moves].sort((x, y) => (d.get(x.split('-')[1]) ?? 999) - (d.get(y.split('-')[1]) ?? 999))[0];
+    // the Private goes first while it lives (the Flag stays home)
+    const pvt = Object.entries(obs.board).find(([, e]) => /** @type {any} */ (e).owner === seat && /** @type {any} */ (e).piece === 'PVT')?.[0];
+    const pool = moves.filter((/** @type {string} */ m) => m.startsWith(`${pvt}-`));
+    const best = [...(pool.length ? pool : moves)].sort((x, y) => (d.get(x.split('-')[1]) ?? 999) - (d.get(y.split('-')[1]) ?? 999))[0];
     await clickMove(page, best);
-    await page.waitForTimeout(300);
+    lastTo = best.split('-')[1];
+    // the mover reads the ruling, then hides the board (or the game is over)
+    const hide = page.getByRole('button', { name: 'Hide and pass the phone' });
+    await Promise.race([hide.waitFor(), page.locator('.status.over').waitFor()]);
+    await page.waitForTimeout(300); // a captured Flag's end event follows its move
     const end = endOf(c.frames, id);
     if (end) {
       assert.equal(end.result.reason, 'flag_captured');
       assert.equal(end.result.winner, seat);
       break;
     }
+    // a challenge: the mover reads its ruling above the button, before hiding the board
+    const last = parsed(c.frames).filter((m) => m.game === id && m.t === 'event' && m.e?.type === 'move').pop();
+    if (last?.e.view.challenge) {
+      challenges++;
+      assert.ok((await page.locator('.pass-hand .pass-ruling').innerText()).length > 0, 'the ruling is shown to the mover');
+    }
+    if (ply === 0) {
+      await assertAccessible(page, 'the mover’s ruling on a passed phone');
+      await assertNoSideScroll(page, 'the mover’s ruling on a passed phone');
+      await shot(page, 'arbiter-full-handover-phone');
+    }
+    await hide.click();
+    const take = await curtain(seats[(ply + 1) % 2], `after ${seat}'s move ${ply + 1}`);
+    c.frames.length = 0; // only what the next seat's board hears from now on
+    await take.click();
   }
+  assert.ok(challenges >= 1, 'the Privates met: a challenge was ruled and shown to its mover before the board was hidden');
+  // At the end, the normal end screen (the curtain is gone).
   await page.locator('.status.over').waitFor();
+  assert.equal(await page.locator('.pass-curtain').count(), 0);
   const g = await (await fetch(`${server.url}/api/games/${id}`)).json();
   assert.equal(g.result.reason, 'flag_captured');
   assert.equal(g.public, false, 'a table’s game is private');

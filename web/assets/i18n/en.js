@@ -732,6 +732,9 @@ const en = {
     fullIntro: 'The server keeps the true position. Open the board, enter your setup in secret, then enter every move made on the real board: it refuses illegal moves and says which piece to take off after each challenge.',
     /** @param {string} seat */
     openBoard: (seat) => `Open the board as ${seat}`,
+    hidePass: 'Hide and pass the phone',
+    /** @param {string} seat */
+    showBoard: (seat) => `I am ${seat}: show my board`,
   },
 };
 

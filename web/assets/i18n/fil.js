@@ -623,6 +623,8 @@ const fil = {
     flagHomeConfirm: (seat) => `Nanalo ba ang Flag ng ${seat} sa dulong hanay, ayon sa tuntuning pinili ninyo?`,
     fullIntro: 'Hawak ng server ang totoong ayos ng board. Buksan ang board, ilagay nang lihim ang ayos mo, saka ilagay ang bawat galaw sa totoong board: tinatanggihan nito ang maling galaw at sinasabi kung aling piyesa ang aalisin pagkatapos ng bawat hamon.',
     openBoard: (seat) => `Buksan ang board bilang ${seat}`,
+    hidePass: 'Itago at ipasa ang telepono',
+    showBoard: (seat) => `Ako si ${seat}: ipakita ang board ko`,
   },
 };
 

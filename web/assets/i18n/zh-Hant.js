@@ -629,6 +629,8 @@ const zhHant = {
     flagHomeConfirm: (seat) => `${seat}的軍旗依你們選的規則在底線獲勝了嗎？`,
     fullIntro: '伺服器記住真實的局面。打開棋盤，祕密輸入你的布陣，然後輸入實體棋盤上的每一步：它拒絕違規的走法，並在每次對戰後說出該拿走哪一枚棋子。',
     openBoard: (seat) => `以${seat}打開棋盤`,
+    hidePass: '蓋住畫面，把手機交出去',
+    showBoard: (seat) => `我是${seat}：顯示我的棋盤`,
   },
 };
 

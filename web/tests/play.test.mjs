@@ -31,8 +31,15 @@ async function playOne(page, frames, game, ply) {
   const pool = attacks.length && ply % 3 !== 2 ? attacks : legal;
   const mv = pool[Math.floor(Math.random() * pool.length)];
   const [from, to] = mv.split('-');
-  await page.locator(`.board [data-sq="${from}"]`).click();
-  if (to) await page.locator(`.board [data-sq="${to}"]`).click();
+  try {
+    await page.locator(`.board [data-sq="${from}"]`).click({ timeout: 10000 });
+    if (to) await page.locator(`.board [data-sq="${to}"]`).click({ timeout: 10000 });
+  } catch (e) {
+    // the opponent's last move may have ended the game between reading "Your move." and the
+    // click: the end screen then covers the board, and there is no move left to play
+    if (await page.locator('.status.over').count()) return false;
+    throw e;
+  }
   return true;
 }
 

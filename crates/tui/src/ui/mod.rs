@@ -5,11 +5,6 @@ mod play;
 mod replay;
 mod setup_screen;
 
-use help::help;
-use play::{draw_log, draw_play};
-use replay::draw_replay;
-use setup_screen::draw_setup;
-
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
@@ -20,6 +15,11 @@ use serde_json::Value;
 
 use crate::app::{App, BoardGeom, Input, Screen, Tone};
 use crate::presenter::{EMPTY, Ink, Pos, Presenter};
+
+use help::help;
+use play::{draw_log, draw_play};
+use replay::draw_replay;
+use setup_screen::draw_setup;
 
 /// The smallest terminal the screens fit in.
 pub const MIN_SIZE: (u16, u16) = (80, 24);

@@ -7,14 +7,22 @@
 //! recipient was sent is not stored: it follows from these. A game is rebuilt on start-up
 //! by applying its events.
 
+mod rows;
+mod schema;
+mod writer;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::error::{Error, Result};
+
+use rows::{events, game_row, load_tables};
+use schema::{EVENTS_INDEX, SCHEMA, WAL_RESTART_FRAMES, open_conn};
+use writer::{checkpointer, writer};
 
 /// A stored game's creation request and seats.
 #[derive(Clone, Debug)]
@@ -131,53 +139,6 @@ pub struct Loaded {
     pub finished: Vec<GameRow>,
     /// Every arbiter table with its events in order.
     pub tables: Vec<(TableRow, Vec<String>)>,
-}
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS guests (id TEXT PRIMARY KEY, name TEXT NOT NULL,
-  token_hash TEXT NOT NULL UNIQUE);
-CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, kind TEXT NOT NULL, options TEXT NOT NULL,
-  seed TEXT NOT NULL, clock TEXT NOT NULL, players TEXT NOT NULL, public INTEGER NOT NULL,
-  result TEXT);
-CREATE TABLE IF NOT EXISTS events (game TEXT NOT NULL, ver INTEGER NOT NULL, arb TEXT NOT NULL,
-  clocks TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS arbiter_tables (id TEXT PRIMARY KEY, init TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS arbiter_table_events (tbl TEXT NOT NULL, n INTEGER NOT NULL,
-  body TEXT NOT NULL, PRIMARY KEY (tbl, n));
-";
-/// Events are appended in commit order (a rowid table: each group commit writes a few
-/// pages at the end of the table) and found by game through this index. Databases made
-/// before this kept events in a `WITHOUT ROWID` table keyed by (game, ver), which needs no
-/// index.
-const EVENTS_INDEX: &str =
-    "CREATE UNIQUE INDEX IF NOT EXISTS events_game_ver ON events (game, ver)";
-
-fn open_conn(path: &Path) -> rusqlite::Result<Connection> {
-    let c = Connection::open(path)?;
-    c.pragma_update(None, "journal_mode", "WAL")?;
-    c.pragma_update(None, "synchronous", "FULL")?;
-    // The WAL file is kept (up to this size) and overwritten from its start after each
-    // complete checkpoint, rather than truncated and grown again: appending to a file makes
-    // its sync wait for a filesystem journal commit, overwriting does not.
-    c.pragma_update(None, "journal_size_limit", WAL_KEEP_BYTES)?;
-    c.busy_timeout(std::time::Duration::from_secs(5))?;
-    Ok(c)
-}
-
-/// The WAL file size kept for reuse.
-const WAL_KEEP_BYTES: i64 = 256 << 20;
-/// WAL frames after which the writer finishes the checkpoint itself (between two group
-/// commits), so that its next transaction starts the WAL again from its beginning.
-const WAL_RESTART_FRAMES: i64 = 16_384;
-/// How often the checkpointer copies the WAL into the database.
-const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
-
-/// `PRAGMA wal_checkpoint(PASSIVE)`: (busy, frames in the WAL, frames checkpointed).
-fn checkpoint(c: &Connection) -> rusqlite::Result<(i64, i64, i64)> {
-    c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-    })
 }
 
 fn storage(e: impl std::fmt::Display) -> Error {
@@ -414,212 +375,6 @@ impl Store {
         })
         .await
         .map_err(|_| Error::Unavailable)?
-    }
-}
-
-fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
-    let seed: String = r.get(3)?;
-    Ok(GameRow {
-        id: r.get(0)?,
-        kind: r.get(1)?,
-        options: r.get(2)?,
-        // The error names the game only: a seed stays secret, also in the logs.
-        seed: seed.parse().map_err(|_: String| {
-            let id: String = r.get(0).unwrap_or_default();
-            rusqlite::Error::FromSqlConversionFailure(
-                3,
-                rusqlite::types::Type::Text,
-                format!("game {id}: its seed is not a seed").into(),
-            )
-        })?,
-        clock: r.get(4)?,
-        players: r.get(5)?,
-        public: r.get::<_, i64>(6)? != 0,
-        result: r.get(7)?,
-    })
-}
-
-fn events(c: &Connection, game: &str) -> rusqlite::Result<Vec<EventRow>> {
-    let mut q =
-        c.prepare_cached("SELECT ver, arb, clocks FROM events WHERE game=?1 ORDER BY ver")?;
-    q.query_map([game], |r| {
-        Ok(EventRow {
-            ver: u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
-            arb: r.get(1)?,
-            clocks: r.get(2)?,
-        })
-    })?
-    .collect()
-}
-
-fn load_tables(c: &Connection) -> rusqlite::Result<Vec<(TableRow, Vec<String>)>> {
-    let rows: Vec<TableRow> = c
-        .prepare("SELECT id, init FROM arbiter_tables")?
-        .query_map([], |r| {
-            Ok(TableRow {
-                id: r.get(0)?,
-                init: r.get(1)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
-    let mut q = c.prepare("SELECT body FROM arbiter_table_events WHERE tbl=?1 ORDER BY n")?;
-    let mut out = Vec::with_capacity(rows.len());
-    for row in rows {
-        let events = q
-            .query_map([&row.id], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
-        out.push((row, events));
-    }
-    Ok(out)
-}
-
-fn apply(c: &Connection, op: &Op) -> rusqlite::Result<()> {
-    match op {
-        Op::Guest(g) => {
-            c.prepare_cached(
-                "INSERT INTO guests (id, name, token_hash, seen) VALUES (?1, ?2, ?3, ?4)",
-            )?
-            .execute(params![
-                g.id,
-                g.name,
-                g.token_hash,
-                i64::try_from(g.seen).unwrap_or(i64::MAX)
-            ])?;
-        }
-        Op::Seen(list) => {
-            let mut q = c.prepare_cached("UPDATE guests SET seen=?2 WHERE id=?1")?;
-            for (id, at) in list {
-                q.execute(params![id, i64::try_from(*at).unwrap_or(i64::MAX)])?;
-            }
-        }
-        Op::ForgetGuest(id) => {
-            c.prepare_cached("DELETE FROM guests WHERE id=?1")?
-                .execute(params![id])?;
-        }
-        Op::Game(g) => {
-            c.prepare_cached(
-                "INSERT INTO games (id, kind, options, seed, clock, players, public, result)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )?
-            .execute(params![
-                g.id,
-                g.kind,
-                g.options,
-                g.seed.to_string(),
-                g.clock,
-                g.players,
-                i64::from(g.public),
-                g.result
-            ])?;
-        }
-        Op::Event { game, row } => {
-            c.prepare_cached(
-                "INSERT INTO events (game, ver, arb, clocks) VALUES (?1, ?2, ?3, ?4)",
-            )?
-            .execute(params![
-                game,
-                i64::try_from(row.ver).unwrap_or(i64::MAX),
-                row.arb,
-                row.clocks
-            ])?;
-        }
-        Op::Result { game, result } => {
-            c.prepare_cached("UPDATE games SET result=?2 WHERE id=?1")?
-                .execute(params![game, result])?;
-        }
-        Op::Table(t) => {
-            c.prepare_cached("INSERT INTO arbiter_tables (id, init) VALUES (?1, ?2)")?
-                .execute(params![t.id, t.init])?;
-        }
-        Op::TableEvent { table, n, body } => {
-            c.prepare_cached(
-                "INSERT INTO arbiter_table_events (tbl, n, body) VALUES (?1, ?2, ?3)",
-            )?
-            .execute(params![table, i64::try_from(*n).unwrap_or(i64::MAX), body])?;
-        }
-    }
-    Ok(())
-}
-
-/// The checkpointer thread: copies the WAL into the database every
-/// [`CHECKPOINT_EVERY`] (PASSIVE: it never blocks the writer) and publishes how many frames
-/// the WAL holds. Stops, after a last checkpoint, when the writer stops.
-fn checkpointer(c: &Connection, writer_gone: &std::sync::mpsc::Receiver<()>, frames: &AtomicI64) {
-    loop {
-        let stop = matches!(
-            writer_gone.recv_timeout(CHECKPOINT_EVERY),
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected)
-        );
-        match checkpoint(c) {
-            Ok((_, log, _)) => frames.store(log, Ordering::Relaxed),
-            Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
-        }
-        if stop {
-            return;
-        }
-    }
-}
-
-/// The writer thread: takes every pending job, commits them in one transaction, answers
-/// each. A job that fails is rolled back alone (savepoints) and answered with the error.
-/// The next group commit starts as soon as one is answered, with whatever queued
-/// meanwhile. When the WAL has grown past [`WAL_RESTART_FRAMES`], the writer checkpoints
-/// the little the checkpointer has not yet copied, so that the WAL starts over.
-fn writer(
-    c: Connection,
-    mut rx: mpsc::UnboundedReceiver<Job>,
-    wal_frames: &AtomicI64,
-    restart_frames: i64,
-    _alive: std::sync::mpsc::Sender<()>,
-) {
-    let mut batch: Vec<Job> = Vec::new();
-    while let Some(first) = rx.blocking_recv() {
-        if wal_frames.load(Ordering::Relaxed) >= restart_frames {
-            match checkpoint(&c) {
-                Ok((0, log, done)) if log == done => wal_frames.store(0, Ordering::Relaxed),
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
-            }
-        }
-        batch.push(first);
-        while batch.len() < 4096 {
-            match rx.try_recv() {
-                Ok(j) => batch.push(j),
-                Err(_) => break,
-            }
-        }
-        let mut answers: Vec<std::result::Result<(), String>> = Vec::with_capacity(batch.len());
-        // Transaction and savepoint statements are prepared once (not parsed per job).
-        let run = |sql: &str| {
-            c.prepare_cached(sql)
-                .and_then(|mut q| q.execute([]).map(|_| ()))
-        };
-        let committed = (|| -> rusqlite::Result<()> {
-            run("BEGIN")?;
-            for (ops, _) in &batch {
-                run("SAVEPOINT job")?;
-                let r = ops.iter().try_for_each(|op| apply(&c, op));
-                if r.is_err() {
-                    run("ROLLBACK TO job")?;
-                }
-                run("RELEASE job")?;
-                answers.push(r.map_err(|e| e.to_string()));
-            }
-            run("COMMIT")
-        })();
-        if committed.is_err() && !c.is_autocommit() {
-            let _ = run("ROLLBACK");
-        }
-        if let Err(e) = committed {
-            tracing::error!(error = %e, "commit failed");
-            for (_, done) in batch.drain(..) {
-                let _ = done.send(Err(e.to_string()));
-            }
-            continue;
-        }
-        for ((_, done), r) in batch.drain(..).zip(answers) {
-            let _ = done.send(r);
-        }
     }
 }
 

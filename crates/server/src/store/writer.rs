@@ -1,0 +1,97 @@
+//! The writer thread (group commit) and the checkpointer thread.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use rusqlite::Connection;
+use tokio::sync::mpsc;
+
+use super::Job;
+use super::rows::apply;
+use super::schema::{CHECKPOINT_EVERY, checkpoint};
+
+/// The checkpointer thread: copies the WAL into the database every
+/// [`CHECKPOINT_EVERY`] (PASSIVE: it never blocks the writer) and publishes how many frames
+/// the WAL holds. Stops, after a last checkpoint, when the writer stops.
+pub(super) fn checkpointer(
+    c: &Connection,
+    writer_gone: &std::sync::mpsc::Receiver<()>,
+    frames: &AtomicI64,
+) {
+    loop {
+        let stop = matches!(
+            writer_gone.recv_timeout(CHECKPOINT_EVERY),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected)
+        );
+        match checkpoint(c) {
+            Ok((_, log, _)) => frames.store(log, Ordering::Relaxed),
+            Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
+        }
+        if stop {
+            return;
+        }
+    }
+}
+
+/// The writer thread: takes every pending job, commits them in one transaction, answers
+/// each. A job that fails is rolled back alone (savepoints) and answered with the error.
+/// The next group commit starts as soon as one is answered, with whatever queued
+/// meanwhile. When the WAL has grown past
+/// [`WAL_RESTART_FRAMES`](super::schema::WAL_RESTART_FRAMES), the writer checkpoints the
+/// little the checkpointer has not yet copied, so that the WAL starts over.
+pub(super) fn writer(
+    c: Connection,
+    mut rx: mpsc::UnboundedReceiver<Job>,
+    wal_frames: &AtomicI64,
+    restart_frames: i64,
+    _alive: std::sync::mpsc::Sender<()>,
+) {
+    let mut batch: Vec<Job> = Vec::new();
+    while let Some(first) = rx.blocking_recv() {
+        if wal_frames.load(Ordering::Relaxed) >= restart_frames {
+            match checkpoint(&c) {
+                Ok((0, log, done)) if log == done => wal_frames.store(0, Ordering::Relaxed),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
+            }
+        }
+        batch.push(first);
+        while batch.len() < 4096 {
+            match rx.try_recv() {
+                Ok(j) => batch.push(j),
+                Err(_) => break,
+            }
+        }
+        let mut answers: Vec<std::result::Result<(), String>> = Vec::with_capacity(batch.len());
+        // Transaction and savepoint statements are prepared once (not parsed per job).
+        let run = |sql: &str| {
+            c.prepare_cached(sql)
+                .and_then(|mut q| q.execute([]).map(|_| ()))
+        };
+        let committed = (|| -> rusqlite::Result<()> {
+            run("BEGIN")?;
+            for (ops, _) in &batch {
+                run("SAVEPOINT job")?;
+                let r = ops.iter().try_for_each(|op| apply(&c, op));
+                if r.is_err() {
+                    run("ROLLBACK TO job")?;
+                }
+                run("RELEASE job")?;
+                answers.push(r.map_err(|e| e.to_string()));
+            }
+            run("COMMIT")
+        })();
+        if committed.is_err() && !c.is_autocommit() {
+            let _ = run("ROLLBACK");
+        }
+        if let Err(e) = committed {
+            tracing::error!(error = %e, "commit failed");
+            for (_, done) in batch.drain(..) {
+                let _ = done.send(Err(e.to_string()));
+            }
+            continue;
+        }
+        for ((_, done), r) in batch.drain(..).zip(answers) {
+            let _ = done.send(r);
+        }
+    }
+}

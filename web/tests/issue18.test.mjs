@@ -252,12 +252,18 @@ test('a replay flips the board, keeps banqi pieces face down until flipped and w
     if (!legal) break;
     await clickMove(page, legal[Math.floor(Math.random() * legal.length)]);
   }
-  await page.getByRole('button', { name: 'Resign' }).click();
+  // a random attack in a small army can end the game by play (a Flag taken, or no piece left
+  // that can move): then there is nothing to resign
+  try {
+    await page.getByRole('button', { name: 'Resign' }).click({ timeout: 10000 });
+  } catch (e) {
+    if (!(await page.locator('.status.over').count())) throw e;
+  }
   await page.locator('.status.over').waitFor();
   await page.goto(`${server.url}/replay/${st}`);
   await page.getByRole('heading', { name: /Replay/ }).waitFor();
   const lines = await page.locator('.moves li').allInnerTexts();
-  assert.ok(lines.length >= 4);
+  assert.ok(lines.length >= 2);
   for (const l of lines) {
     assert.doesNotMatch(l, /challeng/i, `Generals wording in a Stratego replay: ${l}`);
     assert.match(l, /^(Red|Blue): (Marshal|General|Miner|Scout|Spy|Bomb|Flag|Colonel|Major|Captain|Lieutenant|Sergeant) [a-j]\d+–[a-j]\d+/, `a move in words: ${l}`);

@@ -191,6 +191,8 @@ fn file_name(s: &BotSpec) -> String {
 ///
 /// # Errors
 /// Too few bots, bad options, or a records folder that cannot be written.
+// Over 100 lines: the pairings, the worker threads that share one queue of games, and the
+// report are one flow whose shared state (queue, results, first record error) lives here.
 pub fn run(
     cfg: &ArenaConfig,
     progress: &(dyn Fn(usize, usize) + Sync),
@@ -310,6 +312,8 @@ pub fn run(
 
 /// Plays one game between the bots in `seats`; returns the finished match and, when a
 /// program failed or the ply limit stopped it, why.
+// Over 100 lines: one game from setups to result, with each seat either a built-in bot or a
+// program behind a protocol; the per-seat branches share the match and the incident log.
 fn play_one(
     cfg: &ArenaConfig,
     seats: [usize; 2],

@@ -107,6 +107,8 @@ pub fn search<G: AiGame>(
 ///
 /// # Panics
 /// If the seat has no legal move.
+// Over 100 lines: the four phases of one search iteration (sample, select, expand, play out and
+// back up) share the tree and the sample pool; kept in one loop so the hooks' order is visible.
 pub fn search_with<G: AiGame, H: Hooks<G>>(
     k: &Knowledge<G>,
     params: &MctsParams,

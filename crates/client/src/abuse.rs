@@ -49,6 +49,8 @@ async fn guest(h: &mut HttpConn) -> Option<String> {
 }
 
 /// Runs every flood against `addr` until `stop`.
+// Over 100 lines: each flood is a short task spawned here (HTTP, chat and joins, slow
+// sockets, oversized frames); together they read as the list of attacks the run makes.
 pub async fn floods(addr: SocketAddr, seen: Arc<Seen>, stop: Arc<AtomicBool>) {
     let mut tasks = Vec::new();
     // Guests, seeks, challenges and bot games over kept-alive HTTP connections.

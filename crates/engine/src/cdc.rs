@@ -124,6 +124,8 @@ struct ResultLine {
 /// An [`ImportError`] naming the file and the line: bad syntax, an unsupported piece set or
 /// start position, revealed pieces no deal can hold, a ply the rules refuse, or a result the
 /// engine does not reach.
+// Over 100 lines: one pass over the file's lines (header, moves, result line) and then the
+// deal from what the flips revealed; each part reads the state the previous one built.
 #[allow(clippy::too_many_lines)]
 pub fn import_cdc(
     text: &str,

@@ -234,6 +234,8 @@ impl<G: Game> Match<G> {
     /// # Errors
     /// The first problem found: a bad tag, an illegal move with its ply, an annotation or a
     /// result that disagrees with the replay.
+    // Over 100 lines: one pass over the record (tags, hidden parts, every ply with its
+    // annotation checked, the ending) whose checks all read the match being rebuilt.
     pub fn replay(record: &Record) -> Result<Self, RecordError> {
         let game = record.require("Game")?;
         if game != G::KIND.name() {

@@ -80,6 +80,8 @@ fn own_setup(k: &Knowledge<Generals>) -> Setup {
 
 /// The belief of `k`'s seat about the enemy army.
 #[must_use]
+// Over 100 lines: one replay of the seat's views applying, in order, each rule of docs/ai.md's
+// Belief section (challenge results, Flag rules, revealed ranks, priors) to the same tokens.
 pub fn belief(k: &Knowledge<Generals>) -> Belief {
     let me = k.seat();
     let enemy = me.other();

@@ -55,6 +55,8 @@ fn own_setup(k: &Knowledge<Stratego>) -> Setup {
 
 /// The belief of `k`'s seat about the enemy army.
 #[must_use]
+// Over 100 lines: one replay of the seat's views applying, in order, each rule of docs/ai.md's
+// Belief section (attacks shown, Scout moves, pieces that moved, priors) to the same tokens.
 pub fn belief(k: &Knowledge<Stratego>) -> Belief {
     let me = k.seat();
     let enemy = me.other();

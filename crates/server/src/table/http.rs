@@ -230,6 +230,22 @@ pub async fn view(
     Ok(Json(answer(&app, &t, seat, &u.id)))
 }
 
+/// One seat's change to a table: the caller's seat (the one named, or its only one), the change
+/// checked, stored and applied; the answer is that seat's view.
+async fn seat_change(
+    app: &App,
+    user_id: &str,
+    id: &str,
+    seat: Option<&str>,
+    change: impl FnOnce(u8) -> TableArb,
+) -> Result<Json<Value>> {
+    let table = app.tables.get(id)?;
+    let mut t = table.lock().await;
+    let seat = t.seat_for(user_id, seat)?;
+    commit(app, &mut t, change(seat.index() as u8)).await?;
+    Ok(Json(answer(app, &t, seat, user_id)))
+}
+
 /// `POST /api/tables/{id}/entry`: a seat's secret entry for the current challenge.
 pub async fn entry(
     State(app): State<Arc<App>>,
@@ -239,20 +255,14 @@ pub async fn entry(
 ) -> Result<Json<Value>> {
     let u = user(&app, &headers)?;
     let req: EntryReq = parse(&body)?;
-    let table = app.tables.get(&id)?;
-    let mut t = table.lock().await;
-    let seat = t.seat_for(&u.id, req.seat.as_deref())?;
-    commit(
-        &app,
-        &mut t,
+    seat_change(&app, &u.id, &id, req.seat.as_deref(), |seat| {
         TableArb::Entry {
-            seat: seat.index() as u8,
+            seat,
             attacks: req.attacks,
             rank: req.rank,
-        },
-    )
-    .await?;
-    Ok(Json(answer(&app, &t, seat, &u.id)))
+        }
+    })
+    .await
 }
 
 /// `POST /api/tables/{id}/finish`: a seat resigns, or claims its Flag came home.
@@ -264,17 +274,8 @@ pub async fn finish(
 ) -> Result<Json<Value>> {
     let u = user(&app, &headers)?;
     let req: FinishReq = parse(&body)?;
-    let table = app.tables.get(&id)?;
-    let mut t = table.lock().await;
-    let seat = t.seat_for(&u.id, req.seat.as_deref())?;
-    commit(
-        &app,
-        &mut t,
-        TableArb::Finish {
-            seat: seat.index() as u8,
-            how: req.how,
-        },
-    )
-    .await?;
-    Ok(Json(answer(&app, &t, seat, &u.id)))
+    seat_change(&app, &u.id, &id, req.seat.as_deref(), |seat| {
+        TableArb::Finish { seat, how: req.how }
+    })
+    .await
 }

@@ -1,6 +1,8 @@
 // salpakan in the browser: the router and start-up. The screens live in their own modules:
-// lobby.js (lobby, first visit, challenge links), game.js (setup and play), replay.js, and
-// rules.js (the rules pages); every word comes from the message catalogues (i18n.js).
+// lobby.js (lobby, first visit, challenge links), game.js (setup and play), replay.js,
+// rules.js (the rules pages), leaderboard.js, profile.js and moderation.js (ratings and
+// reputation; the account dialogs are in account.js); every word comes from the message
+// catalogues (i18n.js).
 
 import { replace } from './dom.js';
 import { installSprite } from './pieces.js';
@@ -13,6 +15,10 @@ import { lobbyScreen, challengeScreen } from './lobby.js';
 import { gameScreen } from './game.js';
 import { replayScreen } from './replay.js';
 import { arbiterScreen, tableScreen } from './arbiter.js';
+import { leaderboardScreen } from './leaderboard.js';
+import { profileScreen } from './profile.js';
+import { moderationScreen } from './moderation.js';
+import { checkSession } from './account.js';
 
 export { go };
 
@@ -24,9 +30,21 @@ function route() {
   if ((m = path.match(/^\/challenge\/([\w-]+)$/))) return challengeScreen(m[1]);
   if ((m = path.match(/^\/arbiter\/([\w-]+)$/))) return tableScreen(m[1]);
   if (path === '/arbiter') return arbiterScreen();
+  if ((m = path.match(/^\/leaderboard(?:\/([\w-]+))?\/?$/))) return leaderboardScreen(m[1] ?? 'generals');
+  if ((m = path.match(/^\/@\/([^/]+)$/))) return profileScreen(safeDecode(m[1]));
+  if (path === '/moderation') return moderationScreen();
   const rules = rulesGame(path);
   if (rules) return rulesScreen(rules);
   return lobbyScreen();
+}
+
+/** A path segment decoded (a broken escape is kept as it is). */
+function safeDecode(/** @type {string} */ s) {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** A rules page (rules.js draws it); a #section in the link scrolls there. */
@@ -63,3 +81,5 @@ installSprite();
 applyMotion();
 setRoute(route);
 redraw();
+// who this browser is, for the account's menu (a session may have ended elsewhere)
+checkSession();

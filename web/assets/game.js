@@ -1,5 +1,7 @@
 // The game screen: setup, play, spectating, the end. One WebSocket follows the game; every
-// frame is this viewer's own view (docs/protocol.md), and nothing here adds to it.
+// frame is this viewer's own view (docs/protocol.md), and nothing here adds to it. Ratings
+// stand beside the names; a rated game's end shows each player's change, and a player with
+// an account may thank the other with a "good game" or report them.
 
 import { h, replace, toast, clockText } from './dom.js';
 import { Board } from './board.js';
@@ -16,6 +18,8 @@ import { header } from './header.js';
 import { quick } from './lobby.js';
 import { gameLabel, clockLabel, reasonText, plyText } from './words.js';
 import { battleOf, battlePop, place, endScreen } from './battle.js';
+import { load } from './settings.js';
+import { playerLink, ratingText, reportDialog, signed } from './account.js';
 
 /** @typedef {import('./games.js').GameSpec} GameSpec */
 /** @typedef {import('./board.js').SquareView} SquareView */
@@ -72,6 +76,13 @@ export function gameScreen(/** @type {string} */ id) {
   const passed = passedPhone(id);
   /** passed phone: this seat has moved and reads the ruling before hiding the board */
   let handover = false;
+  /**
+   * A rated game's rating changes, seat → before/after/diff (from the `end` event).
+   * @type {Record<string, {before: number, after: number, diff: number, provisional?: boolean}>|null}
+   */
+  let ratingChange = null;
+  /** this player gave the opponent a "good game" (or the server says it already did) */
+  let kudosGiven = false;
 
   const root = h('div', { class: 'game-screen' }, h('p', { class: 'card' }, T.game.connecting));
   root.dataset.offline = T.game.offline;
@@ -157,6 +168,7 @@ export function gameScreen(/** @type {string} */ id) {
       sound(fight ? (g.name === 'banqi' ? 'capture' : 'challenge') : 'move');
     }
     if (e.type === 'start') sound('notify');
+    if (e.type === 'end' && e.ratings) ratingChange = e.ratings;
     if (e.type === 'end' && !wasOver) {
       const r = st.result;
       sound(!r?.winner || !st.seat ? 'end' : r.winner === st.seat ? 'win' : 'loss');
@@ -314,8 +326,27 @@ export function gameScreen(/** @type {string} */ id) {
   /** The end screen over the board, until the player closes it to look at the board. */
   function endOverlay(/** @type {GameSpec} */ g) {
     const revealed = !!st.reveal?.observation && st.options?.reveal_at_end !== false;
-    return endScreen({ result: /** @type {any} */ (st.result), you: st.seat, name: playerName, seats: g.seats, revealed,
+    const box = endScreen({ result: /** @type {any} */ (st.result), you: st.seat, name: playerName, seats: g.seats, revealed,
       close: () => { endOpen = false; root.querySelector('.end-screen')?.remove(); board?.focus(); } });
+    // a rated game: each player's rating change, above the button
+    const changes = ratingChanges();
+    if (changes) {
+      const G = T.game;
+      const lines = h('ul', { class: 'end-ratings', 'aria-label': G.ratingChanges }, g.seats.filter((seat) => changes[seat]).map((seat) => {
+        const c = changes[seat];
+        return h('li', { dataset: { seat } }, h('span', {}, seat === st.seat ? G.yourRating : playerName(seat)), ' ',
+          h('strong', {}, G.ratingMove(ratingText(c.before, false), ratingText(c.after, c.provisional))), ' ',
+          h('span', { class: `diff ${c.diff > 0 ? 'up' : c.diff < 0 ? 'down' : ''}` }, signed(c.diff)));
+      }));
+      box.querySelector('.end-card')?.insertBefore(lines, box.querySelector('#end-close'));
+    }
+    return box;
+  }
+
+  /** A rated game's rating changes: from its `end` event, or from the state after a reload. */
+  function ratingChanges() {
+    const any = /** @type {any} */ (st);
+    return ratingChange ?? any?.ratings ?? any?.result?.ratings ?? null;
   }
 
   /** The result, large, above the board once the game is over: who won and why. */
@@ -471,9 +502,13 @@ export function gameScreen(/** @type {string} */ id) {
     const toMove = !st.result && st.to_move === seat && st.status === 'playing';
     const captured = capturedOf(g, seat);
     const G = T.game;
+    const change = st.result ? ratingChanges()?.[seat] : null;
+    const rating = change ? ratingText(change.after, change.provisional) : ratingText(p?.rating, p?.provisional);
     return h('div', { class: `player-bar ${where}${toMove ? ' to-move' : ''}`, dataset: { seat } },
       h('span', { class: `seat-chip side-${side || 'none'}`, 'aria-hidden': 'true' }),
-      h('span', { class: 'who' }, h('strong', {}, p?.name ?? seatName(seat)), p?.bot ? h('span', { class: 'badge' }, G.bot) : null,
+      h('span', { class: 'who' }, h('strong', {}, p?.account && p?.name ? playerLink(p.name) : p?.name ?? seatName(seat)), p?.bot ? h('span', { class: 'badge' }, G.bot) : null,
+        rating ? h('span', { class: 'rating', title: G.rating }, rating) : null,
+        change ? h('span', { class: `diff ${change.diff > 0 ? 'up' : change.diff < 0 ? 'down' : ''}`, title: G.ratingChange }, signed(change.diff)) : null,
         h('small', {}, g.name === 'banqi' ? (side ? colourName(side) : G.colourUnknown) : seatName(seat)), seat === st.seat ? h('small', { class: 'you' }, G.you) : null),
       h('span', { class: 'captured', role: 'img', 'aria-label': G.lost(seatName(seat), captured.map((c) => c === '?' ? G.unknown : pieceName(g.name, c))) }, captured.map((c) => pieceElement(g.name, c === '?' ? null : c, g.name === 'banqi' ? colourOf(c) : seat))),
       st.clock ? h('span', { class: 'clock', dataset: { clock: seat }, role: 'timer' }, '') : null);
@@ -526,7 +561,17 @@ export function gameScreen(/** @type {string} */ id) {
         st.rematch_offer && st.rematch_offer !== you ? G.acceptRematch : st.rematch_offer === you ? G.rematchOffered : G.rematch));
       actions.append(h('a', { class: 'btn small', href: `/replay/${id}`, 'data-link': true }, G.replay),
         h('a', { class: 'btn small', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, G.download));
+      // a "good game" for the opponent: between accounts, once per game
+      const opp = you ? g.seats.find((x) => x !== you) : null;
+      if (opp && load().account && st.players?.[opp]?.account) {
+        actions.append(h('button', { class: 'btn small', type: 'button', id: 'kudos', disabled: kudosGiven, onclick: giveKudos }, kudosGiven ? G.kudosGiven : G.kudos));
+      }
     }
+    const opponent = you ? g.seats.find((x) => x !== you) : null;
+    const oppPlayer = opponent ? st.players?.[opponent] : null;
+    const report = oppPlayer?.account && !oppPlayer.bot && load().account
+      ? h('button', { class: 'btn small ghost report-btn', type: 'button', id: 'report-opponent', onclick: () => reportDialog(oppPlayer.name, id) }, G.report(oppPlayer.name))
+      : null;
     const moves = h('ol', { class: 'moves', 'aria-label': G.moves }, plies.map((/** @type {any} */ v) => h('li', {}, plyText(g, v, you))));
     queueMicrotask(() => { moves.scrollTop = moves.scrollHeight; });
     return h('aside', { class: 'side-panel' },
@@ -535,7 +580,22 @@ export function gameScreen(/** @type {string} */ id) {
       actions,
       h('details', { class: 'moves-box', open: true }, h('summary', {}, G.movesCount(plies.length)), moves),
       chatBox(),
-      h('p', { class: 'muted small' }, `${gameLabel(g.name, st.options)} · ${clockLabel(st.clock)}`));
+      h('p', { class: 'muted small', id: 'game-terms' }, `${gameLabel(g.name, st.options)} · ${clockLabel(st.clock)} · ${/** @type {any} */ (st).rated ? G.rated : G.casual}`),
+      report);
+  }
+
+  /** Give the opponent a "good game" (POST /api/games/{id}/kudos); a second time is refused. */
+  async function giveKudos() {
+    try {
+      await api('POST', `/api/games/${id}/kudos`);
+      toast(T.game.kudosSent, 'good');
+      kudosGiven = true;
+    } catch (e) {
+      // 409: already given (from another tab or device): the button says so
+      if (/** @type {any} */ (e).status === 409) kudosGiven = true;
+      else toast(String(/** @type {Error} */ (e).message), 'error');
+    }
+    if (st) draw();
   }
 
   function chatBox() {

@@ -1,10 +1,12 @@
-// The bar on top of every page: the brand, the lobby and rules links, the player's name, the
-// language picker and the settings (sound, animations).
+// The bar on top of every page: the brand, the lobby, rules and leaderboard links, the
+// player's name with the account's menu or "Sign in" (account.js), the language picker and
+// the settings (sound, animations).
 
 import { h } from './dom.js';
 import { load, save } from './settings.js';
 import { T, LANGS, CATALOGUES, lang, setLang } from './i18n.js';
 import { redraw, screen } from './router.js';
+import { accountControl } from './account.js';
 
 const GEAR = '<svg viewBox="0 0 24 24" aria-hidden="true" class="gear"><circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" stroke-width="3.2" stroke-dasharray="3.53 3.54"/><circle cx="12" cy="12" r="6.1" fill="none" stroke="currentColor" stroke-width="2.6"/></svg>';
 
@@ -53,7 +55,6 @@ function settingsDialog() {
 
 /** Draw (or redraw) the top bar; `keep`: the rules link keeps pointing where it did. */
 export function header(keep = false) {
-  const s = load();
   const settings = settingsDialog();
   const bar = h('header', { class: 'topbar' },
     h('a', { href: '/', 'data-link': true, class: 'brand', 'aria-label': T.app.brandLabel },
@@ -62,7 +63,8 @@ export function header(keep = false) {
     h('nav', {},
       h('a', { href: '/', 'data-link': true, id: 'nav-lobby' }, T.nav.lobby),
       h('a', { href: '/rules/generals', 'data-link': true, id: 'nav-rules' }, T.nav.rules),
-      s.name ? h('span', { class: 'me', title: T.nav.you }, s.name) : null,
+      h('a', { href: '/leaderboard/generals', 'data-link': true, id: 'nav-leaderboard', class: 'wide-only' }, T.nav.leaderboard),
+      accountControl(),
       langPicker(),
       h('button', { type: 'button', class: 'icon-btn', 'aria-label': T.nav.settings, onclick: () => settings.showModal(), html: GEAR })),
     settings);

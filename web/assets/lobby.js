@@ -1,16 +1,18 @@
-// The lobby (first visit, seeks, live and recent games, the new-game form with the computer's
-// strength levels) and the challenge-by-link screen.
+// The lobby (first visit, seeks with their creators' ratings and completion, live and recent
+// games, the new-game form with the computer's strength levels and the rated/casual switch)
+// and the challenge-by-link screen.
 
 import { h, replace, toast } from './dom.js';
 import { pieceElement } from './pieces.js';
 import { GAMES, GAME_NAMES, spec, gameTitle, optionText, seatName } from './games.js';
-import { api, ensureGuest, Live, rememberSeat, seatToken, refreshSeats } from './net.js';
+import { api, ensureGuest, Live, rememberSeat, seatToken, refreshSeats, signedIn } from './net.js';
 import { load, save, sound } from './settings.js';
 import { rulesGame } from './rules.js';
 import { T } from './i18n.js';
 import { go, main, onLeave } from './router.js';
 import { header } from './header.js';
 import { gameLabel, clockLabel, resultShort } from './words.js';
+import { BOARDS, authDialog, boardName, playerLink, ratingText } from './account.js';
 
 /** The time controls offered: value, then its label (custom: minutes and increment typed in). */
 const CLOCKS = ['none', '300+3', '600+5', '900+10', '1800+0', 'custom'];
@@ -42,7 +44,9 @@ function nameCard(/** @type {() => void} */ then, intro = true) {
     h('h2', {}, W.nameTitle),
     intro ? h('p', {}, W.nameIntro) : null,
     h('label', { for: 'name' }, W.nameLabel),
-    h('div', { class: 'inline' }, input, h('button', { class: 'btn primary', type: 'submit' }, W.continue)));
+    h('div', { class: 'inline' }, input, h('button', { class: 'btn primary', type: 'submit' }, W.continue)),
+    h('p', { class: 'small have-account' }, W.haveAccount, ' ',
+      h('button', { class: 'btn link inline-link', type: 'button', onclick: () => authDialog('login') }, T.account.signIn)));
   return form;
 }
 
@@ -50,8 +54,7 @@ export function lobbyScreen() {
   header();
   const L = T.lobby;
   document.title = T.app.title(L.title);
-  const me = load();
-  if (!me.token) {
+  if (!signedIn()) {
     replace(main, h('div', { class: 'lobby narrow' }, hero(), quickPlay(), nameCard(() => lobbyScreen(), false)));
     return;
   }
@@ -68,7 +71,9 @@ export function lobbyScreen() {
       h('section', { class: 'card' }, h('h2', {}, L.seeks), seeks),
       h('section', { class: 'card' }, h('h2', {}, L.live), live),
       h('section', { class: 'card' }, h('h2', {}, L.mine), mine),
-      h('section', { class: 'card' }, h('h2', {}, L.recent), ended))));
+      h('section', { class: 'card' }, h('h2', {}, L.recent), ended),
+      h('section', { class: 'card', id: 'leaderboards-card' }, h('h2', {}, T.leaderboard.heading),
+        h('ul', { class: 'board-links' }, BOARDS.map((b) => h('li', {}, h('a', { class: 'btn small', href: `/leaderboard/${b}`, 'data-link': true }, boardName(b)))))))));
   /** @type {Map<string, any>} */
   const seekMap = new Map();
   /** @type {Map<string, any>} */
@@ -77,6 +82,9 @@ export function lobbyScreen() {
     renderSeeks(seeks, [...seekMap.values()]);
     renderGames(live, [...gameMap.values()]);
   };
+  // the player's own ratings and completion: which seeks it may accept
+  standing = null;
+  myStanding().then((st) => { standing = st; draw(); });
   const conn = new Live((msg) => {
     if (msg.t === 'lobby') {
       seekMap.clear();
@@ -165,18 +173,73 @@ function quickPlay() {
     h('p', { class: 'muted small' }, W.orName));
 }
 
+/**
+ * What the player brings to a seek: an account or not, its rating per board, its completion.
+ * @typedef {{account: boolean, ratings: Record<string, {rating: number, provisional?: boolean}>, completion: number|null}} Standing
+ */
+
+/** The player's standing, or null while it is not known (a seek is then never greyed). */
+let standing = /** @type {Standing|null} */ (null);
+
+/** The player's own standing: a guest has no ratings; an account's come from its profile. */
+async function myStanding() {
+  const me = load();
+  if (!me.account) return { account: false, ratings: {}, completion: null };
+  try {
+    const p = await api('GET', `/api/players/${encodeURIComponent(me.name ?? '')}`);
+    return { account: true, ratings: p.ratings ?? {}, completion: p.reputation?.completion ?? null };
+  } catch {
+    return { account: true, ratings: {}, completion: null };
+  }
+}
+
+/** Why the player cannot accept this seek (a sentence), or null when it may. */
+function blockedBy(/** @type {import('./net.js').Seek} */ s) {
+  const L = T.lobby;
+  if (!standing) return null;
+  if (s.rated && !standing.account) return L.needAccount;
+  if (s.min_completion != null && s.min_completion > 0 && (standing.completion ?? 0) < s.min_completion && (standing.completion != null || !standing.account)) {
+    return L.needCompletion(s.min_completion);
+  }
+  if ((s.rating_min != null || s.rating_max != null) && s.board) {
+    const mine = standing.account ? standing.ratings[s.board]?.rating ?? 1500 : null;
+    const lo = s.rating_min ?? null, hi = s.rating_max ?? null;
+    if (mine == null || (lo != null && mine < lo) || (hi != null && mine > hi)) return L.needRating(lo, hi);
+  }
+  return null;
+}
+
+/** A seek's creator as the lobby shows it: name, rating (with `?`), completion. */
+function seekBy(/** @type {import('./net.js').Seek} */ s) {
+  const L = T.lobby;
+  const rating = ratingText(s.by_rating, s.by_provisional);
+  return h('span', { class: 'seek-by' },
+    s.by_account ? playerLink(s.by, { class: 'name' }) : h('strong', { class: 'name' }, s.by),
+    rating ? h('span', { class: 'rating', title: L.ratingTitle(boardName(s.board ?? s.kind)) }, rating) : null,
+    s.by_completion != null ? h('span', { class: 'completion', title: L.completionTitle }, L.completion(s.by_completion)) : null);
+}
+
 /** @param {HTMLElement} list @param {import('./net.js').Seek[]} items */
 function renderSeeks(list, items) {
   const L = T.lobby;
   const me = load();
   const mine = new Set(me.mySeeks ?? []);
   if (!items.length) return replace(list, h('li', { class: 'empty' }, L.noSeeks));
-  replace(list, ...items.map((s) => h('li', { class: 'row', dataset: { seek: s.id } },
-    h('span', { class: `game-dot ${s.kind}`, 'aria-hidden': 'true' }),
-    h('span', { class: 'grow' }, h('strong', {}, s.by), h('br'), h('small', {}, `${gameLabel(s.kind, s.options)} · ${clockLabel(s.clock)}`)),
-    mine.has(s.id) || (s.by_id && s.by_id === me.userId)
-      ? h('button', { class: 'btn small ghost', type: 'button', onclick: () => api('DELETE', `/api/seeks/${s.id}`).catch((e) => toast(e.message, 'error')) }, L.cancel)
-      : h('button', { class: 'btn small primary', type: 'button', 'aria-label': L.acceptLabel(s.by, gameTitle(s.kind)), onclick: () => acceptSeek(s.id) }, L.accept))));
+  replace(list, ...items.map((s) => {
+    const own = mine.has(s.id) || (!!s.by_id && s.by_id === me.userId);
+    const why = own ? null : blockedBy(s);
+    const terms = [gameLabel(s.kind, s.options), clockLabel(s.clock), s.rated ? L.rated : L.casual,
+      s.min_completion ? L.minCompletionShort(s.min_completion) : null,
+      s.rating_min != null || s.rating_max != null ? L.rangeShort(s.rating_min ?? null, s.rating_max ?? null) : null].filter(Boolean).join(' · ');
+    const whyId = `seek-why-${s.id}`;
+    return h('li', { class: `row${why ? ' blocked' : ''}`, dataset: { seek: s.id } },
+      h('span', { class: `game-dot ${s.kind}`, 'aria-hidden': 'true' }),
+      h('span', { class: 'grow' }, seekBy(s), s.rated ? h('span', { class: 'badge rated' }, L.rated) : null, h('br'), h('small', {}, terms),
+        why ? h('small', { class: 'why', id: whyId }, why) : null),
+      own
+        ? h('button', { class: 'btn small ghost', type: 'button', onclick: () => api('DELETE', `/api/seeks/${s.id}`).catch((e) => toast(e.message, 'error')) }, L.cancel)
+        : h('button', { class: 'btn small primary', type: 'button', disabled: !!why, 'aria-describedby': why ? whyId : null, 'aria-label': L.acceptLabel(s.by, gameTitle(s.kind)), onclick: () => acceptSeek(s.id) }, L.accept));
+  }));
 }
 
 /** @param {import('./net.js').GameSummary} g */
@@ -259,9 +322,25 @@ function createForm() {
     levelHelp.textContent = levelInfo(levelSel.value);
   });
   redrawLevels = drawLevels;
+  // rated or casual, and whom the seek is for (people only: the computer plays anyone)
+  const account = !!load().account;
+  const rated = h('input', { type: 'checkbox', id: 'rated', name: 'rated', disabled: !account, 'aria-describedby': 'rated-help' });
+  const minCompletion = h('select', { id: 'min-completion', name: 'min_completion' },
+    [0, 50, 70, 80, 90, 95].map((v) => h('option', { value: String(v) }, v ? L.minCompletionShort(v) : L.anyone)));
+  const ratingMin = h('input', { id: 'rating-min', name: 'rating_min', type: 'number', min: '0', max: '4000', step: '50', inputmode: 'numeric', placeholder: '—' });
+  const ratingMax = h('input', { id: 'rating-max', name: 'rating_max', type: 'number', min: '0', max: '4000', step: '50', inputmode: 'numeric', placeholder: '—' });
+  const who = h('fieldset', { class: 'seek-terms' },
+    h('legend', {}, L.opponents),
+    h('div', { class: 'field' }, h('label', { class: 'switch' }, rated, ` ${L.ratedSwitch}`),
+      h('small', { class: 'help', id: 'rated-help' }, account ? L.ratedHelp : L.ratedNeedsAccount, ' ',
+        account ? null : h('button', { class: 'btn link inline-link', type: 'button', onclick: () => authDialog('register') }, T.account.createAccount))),
+    h('div', { class: 'field' }, h('label', { for: 'min-completion' }, L.minCompletion), minCompletion),
+    h('div', { class: 'inline rating-range' },
+      h('label', { for: 'rating-min' }, L.ratingFrom), ratingMin, h('label', { for: 'rating-max' }, L.ratingTo), ratingMax),
+    h('small', { class: 'help' }, L.rangeHelp));
   const form = h('form', { class: 'card create', 'aria-label': L.newGame },
     h('h2', {}, L.newGame), tabs, h('p', { class: 'rules-line' }, rulesLink), optionsBox,
-    h('div', { class: 'field' }, h('label', { for: 'clock' }, L.timeControl), clockSel), custom,
+    h('div', { class: 'field' }, h('label', { for: 'clock' }, L.timeControl), clockSel), custom, who,
     h('div', { class: 'field' }, h('label', { for: 'bot-level' }, L.strength), levelSel, levelHelp),
     h('div', { class: 'btn-row wrap' },
       h('button', { class: 'btn primary', type: 'submit', value: 'open' }, L.createSeek),
@@ -286,7 +365,12 @@ function createForm() {
         rememberSeat(r.game, r.seat_token);
         return go(`/game/${r.game}`);
       }
-      const r = await api('POST', mode === 'link' ? '/api/challenges' : '/api/seeks', { game, options, clock });
+      /** @type {Record<string, any>} */
+      const body = { game, options, clock, rated: rated.checked };
+      if (Number(minCompletion.value) > 0) body.min_completion = Number(minCompletion.value);
+      if (ratingMin.value !== '') body.rating_min = Number(ratingMin.value);
+      if (ratingMax.value !== '') body.rating_max = Number(ratingMax.value);
+      const r = await api('POST', mode === 'link' ? '/api/challenges' : '/api/seeks', body);
       save({ mySeeks: [...(load().mySeeks ?? []), r.seek.id].slice(-20) });
       if (mode === 'link') go(`/challenge/${r.seek.id}`);
       else toast(L.seekCreated, 'good');
@@ -334,8 +418,7 @@ export function challengeScreen(/** @type {string} */ id) {
   header();
   const C = T.challenge;
   document.title = T.app.title(C.title);
-  const me = load();
-  if (!me.token) return replace(main, h('div', { class: 'lobby narrow' }, h('p', { class: 'card' }, C.needName), nameCard(() => challengeScreen(id))));
+  if (!signedIn()) return replace(main, h('div', { class: 'lobby narrow' }, h('p', { class: 'card' }, C.needName), nameCard(() => challengeScreen(id))));
   const box = h('div', { class: 'card challenge' }, h('p', {}, C.loading));
   replace(main, h('div', { class: 'lobby narrow' }, box));
   const conn = new Live((msg) => { if (msg.t === 'seat') seatFrame(msg); });
@@ -352,7 +435,7 @@ export function challengeScreen(/** @type {string} */ id) {
         h('p', { class: 'muted' }, C.waiting),
         h('button', { class: 'btn ghost', type: 'button', onclick: async () => { await api('DELETE', `/api/seeks/${id}`).catch(() => {}); go('/'); } }, C.cancel));
     } else {
-      replace(box, h('h2', {}, C.challengesYou(s.by)), h('p', {}, `${gameLabel(s.kind, s.options)} · ${clockLabel(s.clock)}`),
+      replace(box, h('h2', {}, C.challengesYou(s.by)), h('p', {}, seekBy(s)), h('p', {}, `${gameLabel(s.kind, s.options)} · ${clockLabel(s.clock)} · ${s.rated ? T.lobby.rated : T.lobby.casual}`),
         h('div', { class: 'btn-row' }, h('button', { class: 'btn primary', type: 'button', onclick: () => acceptSeek(id) }, C.accept), h('a', { class: 'btn ghost', href: '/', 'data-link': true }, C.decline)));
     }
   }, () => replace(box, h('h2', {}, C.title), h('p', {}, C.closed), h('a', { class: 'btn', href: '/', 'data-link': true }, C.back)));

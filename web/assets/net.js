@@ -7,11 +7,29 @@ import { T } from './i18n.js';
 
 /**
  * @typedef {{base: number, inc: number}|null} TimeControl
- * @typedef {{id: string, kind: string, options: Record<string, any>, clock: TimeControl, by: string, by_id?: string, seat?: string|null, public?: boolean}} Seek
- * @typedef {{game: string, kind: string, options?: Record<string, any>, clock?: TimeControl, players: Record<string, {name: string, bot?: string|null}>, status?: string, result?: any}} GameSummary
+ * @typedef {{id: string, kind: string, options: Record<string, any>, clock: TimeControl, by: string, by_id?: string, seat?: string|null, public?: boolean,
+ *   rated?: boolean, board?: string|null, min_completion?: number|null, rating_min?: number|null, rating_max?: number|null,
+ *   by_account?: boolean, by_rating?: number|null, by_provisional?: boolean, by_completion?: number|null}} Seek
+ * @typedef {{name: string, bot?: string|null, account?: boolean, rating?: number|null, provisional?: boolean}} Player
+ * @typedef {{game: string, kind: string, options?: Record<string, any>, clock?: TimeControl, players: Record<string, Player>, status?: string, result?: any, rated?: boolean}} GameSummary
  */
 
-export class ApiError extends Error {}
+/** A refused request: the server's sentence, and the HTTP status (0 when none came back). */
+export class ApiError extends Error {
+  constructor(/** @type {string} */ message, status = 0) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * Whether this browser has an identity: a guest token, or an account's session (the
+ * HttpOnly cookie, which the script cannot read: the account flag remembers that it was set).
+ */
+export function signedIn() {
+  const s = load();
+  return !!(s.token || s.account);
+}
 
 /**
  * @param {string} method
@@ -24,17 +42,18 @@ export async function api(method, path, body) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  // same-origin fetches send the session cookie of an account
+  const res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
   const type = res.headers.get('content-type') ?? '';
   const data = type.includes('json') ? await res.json() : await res.text();
-  if (!res.ok) throw new ApiError(typeof data === 'object' && data?.error ? data.error : T.app.serverAnswered(res.status));
+  if (!res.ok) throw new ApiError(typeof data === 'object' && data?.error ? data.error : T.app.serverAnswered(res.status), res.status);
   return data;
 }
 
-/** Make sure this browser has a guest identity with this name. */
+/** Make sure this browser has a guest identity with this name (an account keeps its own). */
 export async function ensureGuest(/** @type {string} */ name) {
   const s = load();
-  if (s.token && s.name === name) return s;
+  if (s.account || (s.token && s.name === name)) return s;
   const g = await api('POST', '/api/guest', { name });
   return save({ name: g.name, token: g.token, userId: g.id });
 }
@@ -88,7 +107,7 @@ export function savePassedPhone(/** @type {string} */ game, /** @type {PassedPho
 
 /** Fetch the seat tokens of every game of this guest (after a reload on a new device, too). */
 export async function refreshSeats() {
-  if (!load().token) return;
+  if (!signedIn()) return;
   try {
     const me = await api('GET', '/api/me');
     const seats = { ...(load().seats ?? {}) };
@@ -125,8 +144,10 @@ export class Live {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
-      const token = load().token;
-      if (token) this.send({ t: 'hello', token });
+      const s = load();
+      // a guest shows its token; an account's hello carries none (the upgrade's cookie says who)
+      if (s.token) this.send({ t: 'hello', token: s.token });
+      else if (s.account) this.send({ t: 'hello' });
       this.onOpen?.(true);
     };
     ws.onmessage = (e) => {

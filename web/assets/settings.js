@@ -6,8 +6,10 @@ const KEY = 'salpakan';
 /**
  * @typedef {object} Stored
  * @property {string} [name]
- * @property {string} [token]
+ * @property {string} [token]  a guest's token (an account's session is an HttpOnly cookie instead)
  * @property {string} [userId]
+ * @property {boolean} [account]  signed in with an account (its session cookie was set)
+ * @property {boolean} [moderator]  the account may see reports and mark or close accounts
  * @property {boolean} [sound]
  * @property {boolean} [motion]
  * @property {Record<string, SavedSetup[]>} [setups]  key: game/army

@@ -7,7 +7,8 @@
  * @property {string} game        id
  * @property {string} kind        generals | stratego | banqi
  * @property {Record<string, any>} options
- * @property {Record<string, {name: string, bot?: string|null}>} players
+ * @property {Record<string, import('./net.js').Player>} players   names, bots, accounts and ratings
+ * @property {boolean} [rated]  a rated game
  * @property {{base:number, inc:number}|null} clock
  * @property {Record<string, any>|null} clocks   seat → ms left, running → seat
  * @property {number} clocksAt    performance.now() when clocks arrived

@@ -20,7 +20,7 @@ const en = {
     refused: 'Refused.',
   },
 
-  nav: { lobby: 'Lobby', rules: 'Rules', you: 'Your name', settings: 'Settings' },
+  nav: { lobby: 'Lobby', rules: 'Rules', you: 'Your name', settings: 'Settings', leaderboard: 'Leaderboard' },
 
   settings: {
     title: 'Settings',
@@ -107,6 +107,7 @@ const en = {
     nameLabel: 'Your name',
     namePlaceholder: 'e.g. Ana',
     continue: 'Continue',
+    haveAccount: 'Have an account?',
   },
 
   lobby: {
@@ -145,6 +146,31 @@ const en = {
     challengeFriend: 'Challenge a friend',
     playComputer: 'Play the computer',
     seekCreated: 'Seek created: waiting for an opponent.',
+    rated: 'Rated',
+    casual: 'Casual',
+    needAccount: 'Rated: only for players with an account.',
+    /** @param {number} n */
+    needCompletion: (n) => `Only for players who finish at least ${n}% of their games.`,
+    /** @param {number|null} lo @param {number|null} hi */
+    needRating: (lo, hi) => (lo != null && hi != null ? `Only for ratings from ${lo} to ${hi}.` : lo != null ? `Only for ratings of ${lo} or more.` : `Only for ratings up to ${hi}.`),
+    /** @param {string} board */
+    ratingTitle: (board) => `Rating in ${board} (? while provisional)`,
+    completionTitle: 'Games finished by play, not abandoned',
+    /** @param {number} n */
+    completion: (n) => `${n}% finished`,
+    /** @param {number} n */
+    minCompletionShort: (n) => `${n}%+ finished`,
+    /** @param {number|null} lo @param {number|null} hi */
+    rangeShort: (lo, hi) => `rating ${lo ?? '…'}–${hi ?? '…'}`,
+    anyone: 'Anyone',
+    opponents: 'Rated or casual, and who may accept',
+    ratedSwitch: 'Rated game',
+    ratedHelp: 'Both ratings change. Rated games are between accounts, with a clock and the usual rules.',
+    ratedNeedsAccount: 'Rated games need an account.',
+    minCompletion: 'Opponent finishes at least',
+    ratingFrom: 'Rating from',
+    ratingTo: 'to',
+    rangeHelp: 'Leave empty for any rating. The computer plays anyone.',
   },
 
   clock: {
@@ -265,6 +291,19 @@ const en = {
     chat: 'Chat',
     chatMessage: 'Chat message',
     send: 'Send',
+    rated: 'Rated',
+    casual: 'Casual',
+    rating: 'Rating (? while provisional)',
+    ratingChange: 'Rating change in this game',
+    ratingChanges: 'Rating changes',
+    yourRating: 'Your rating',
+    /** @param {string} before @param {string} after */
+    ratingMove: (before, after) => `${before} → ${after}`,
+    kudos: 'Good game!',
+    kudosGiven: 'Good game given',
+    kudosSent: 'You thanked your opponent for a good game.',
+    /** @param {string} name */
+    report: (name) => `Report ${name}`,
   },
 
   /** Lines of the move list and the notices, in each game's own words. */
@@ -660,6 +699,169 @@ const en = {
       },
     },
   },
+  /** The rated boards: a game, or a game with an army or rule set rated on its own. */
+  boards: {
+    names: { generals: 'Game of the Generals', stratego: 'Stratego', 'stratego-barrage': 'Stratego Barrage', banqi: 'Banqi' },
+  },
+
+  /** Accounts: signing in, the account's menu and its dialogs. */
+  account: {
+    signIn: 'Sign in',
+    createAccount: 'Create account',
+    signInTitle: 'Sign in',
+    createTitle: 'Create an account',
+    signInIntro: 'Sign in with your account’s name and password.',
+    createIntro: 'An account keeps your name, your ratings and your games on every device.',
+    createGuestIntro: 'Your games so far stay yours: your guest name becomes an account.',
+    nameRule: '2 to 20 letters, digits, _ or -.',
+    passwordRule: 'At least 8 characters.',
+    name: 'Name',
+    password: 'Password',
+    create: 'Create account',
+    haveAccount: 'I already have an account',
+    noAccount: 'No account yet? Create one',
+    cancel: 'Cancel',
+    /** @param {string} name */
+    created: (name) => `Welcome, ${name}: your account is ready.`,
+    /** @param {string} name */
+    welcomeBack: (name) => `Welcome back, ${name}.`,
+    menu: 'Account menu',
+    profile: 'Your profile',
+    moderation: 'Moderation',
+    changePassword: 'Change password',
+    oldPassword: 'Current password',
+    newPassword: 'New password',
+    otherSessionsEnd: 'Your other devices will be signed out.',
+    passwordChanged: 'Password changed. Your other devices are signed out.',
+    tokens: 'API tokens',
+    tokensIntro: 'A token lets a bot or a script play as your account. Keep it secret; revoke it when it is no longer used.',
+    noTokens: 'No tokens yet.',
+    /** @param {string} created @param {string} used */
+    tokenDates: (created, used) => `Created ${created} · last used ${used}`,
+    never: 'never',
+    revoke: 'Revoke',
+    /** @param {string} name */
+    revokeLabel: (name) => `Revoke the token ${name}`,
+    tokenName: 'New token’s name',
+    newToken: 'Create token',
+    /** @param {string} name */
+    tokenOnce: (name) => `Token “${name}”: copy it now, it is shown only once.`,
+    copy: 'Copy',
+    copied: 'Copied.',
+    done: 'Done',
+    deleteAccount: 'Delete account',
+    deleteTitle: 'Delete your account?',
+    deleteText: 'Your games stay, shown under the name “deleted player”. Your ratings leave the leaderboards, and your name becomes free for others. This cannot be undone.',
+    deleteConfirm: 'Delete my account',
+    deleted: 'Your account is deleted.',
+    logOut: 'Log out',
+    logOutEverywhere: 'Log out everywhere',
+    loggedOut: 'You are logged out.',
+    loggedOutEverywhere: 'You are logged out on every device.',
+  },
+
+  /** Reporting a player to the moderators. */
+  report: {
+    /** @param {string} name */
+    title: (name) => `Report ${name}`,
+    intro: 'Tell the moderators what happened. They see your name, this player’s and your words.',
+    aboutGame: 'Tell the moderators what happened in this game. They see your name, this player’s, the game and your words.',
+    reason: 'Reason',
+    reasons: { cheating: 'Cheating', abuse: 'Abuse or insults', stalling: 'Stalling or leaving games', other: 'Something else' },
+    text: 'What happened',
+    textHelp: 'Up to 500 characters.',
+    send: 'Send report',
+    cancel: 'Cancel',
+    sent: 'Report sent to the moderators. Thank you.',
+  },
+
+  /** The leaderboard of each board. */
+  leaderboard: {
+    heading: 'Leaderboards',
+    /** @param {string} board */
+    title: (board) => `Leaderboard: ${board}`,
+    boards: 'Boards',
+    loading: 'Loading the leaderboard…',
+    rules: 'The best 100 players active in the last 30 days, with enough rated games for a settled rating. Trend: the change over the last 7 days.',
+    empty: 'Nobody here yet: players appear after a few rated games.',
+    rank: '#',
+    player: 'Player',
+    rating: 'Rating',
+    rd: 'Deviation',
+    games: 'Games',
+    trend: 'Trend',
+    /** @param {string} change */
+    trendLabel: (change) => `${change} in the last 7 days`,
+  },
+
+  /** A player's profile page. */
+  profile: {
+    loading: 'Loading the profile…',
+    notFound: 'No such player',
+    bot: 'BOT',
+    /** @param {string} day */
+    memberSince: (day) => `Member since ${day}`,
+    /** @param {string} day */
+    lastSeen: (day) => `last seen ${day}`,
+    /** @param {string} note */
+    marked: (note) => `Marked by a moderator: ${note}`,
+    report: 'Report this player',
+    reputation: 'Reputation',
+    completion: 'games finished',
+    finished: 'finished by play',
+    abandoned: 'abandoned',
+    kudos: '“good game” received',
+    completionLater: 'The share of games finished is shown after 5 games.',
+    completionHelp: 'Finished by play: a win, a loss, a draw or a resignation. Abandoned: left during setup, left the game, or let the clock run out without moving.',
+    ratings: 'Ratings',
+    noRatings: 'No rated games yet.',
+    record: 'Wins, draws and losses',
+    game: 'Game',
+    wins: 'Won',
+    draws: 'Drawn',
+    losses: 'Lost',
+    games: 'Games',
+    more: 'Older games',
+    noGames: 'No finished games yet.',
+    provisional: 'Provisional (?): it settles after a few more rated games.',
+    /** @param {number} games @param {number} w @param {number} d @param {number} l */
+    counts: (games, w, d, l) => `${games} rated ${games === 1 ? 'game' : 'games'}: ${w} won, ${d} drawn, ${l} lost`,
+    /** @param {string} board */
+    chartTitle: (board) => `Rating history in ${board}`,
+    /** @param {string} board @param {number} first @param {number} last @param {number} n @param {number} hi @param {number} lo */
+    chartSummary: (board, first, last, n, hi, lo) => `${board}: from ${first} to ${last} over ${n} rated ${n === 1 ? 'game' : 'games'}; highest ${hi}, lowest ${lo}.`,
+    outcome: { win: 'Won', loss: 'Lost', draw: 'Draw' },
+    outcomeShort: { win: 'W', loss: 'L', draw: 'D' },
+    unknownPlayer: 'a guest',
+    vs: 'vs',
+    rated: 'rated',
+    casual: 'casual',
+    /** @param {string} name */
+    replayLabel: (name) => `Replay the game against ${name}`,
+  },
+
+  /** The moderators' page. */
+  moderation: {
+    title: 'Moderation',
+    reports: 'Reports',
+    onlyModerators: 'This page is for moderators.',
+    loading: 'Loading the reports…',
+    none: 'No reports.',
+    by: 'Reported by',
+    game: 'The game',
+    closed: 'This account is closed.',
+    /** @param {string} name */
+    note: (name) => `Note to mark ${name} with`,
+    mark: 'Mark',
+    close: 'Close account',
+    /** @param {string} name */
+    closeConfirm: (name) => `Close ${name}’s account? It can no longer sign in and leaves the leaderboards.`,
+    /** @param {string} name */
+    markedDone: (name) => `${name} is marked.`,
+    /** @param {string} name */
+    closedDone: (name) => `${name}’s account is closed.`,
+  },
+
   /** The arbiter at the table (/arbiter): phones beside a real board. */
   arbiter: {
     title: 'Arbiter at the table',

@@ -33,7 +33,7 @@ function reportRow(/** @type {any} */ r, /** @type {number} */ i, /** @type {() 
   const M = T.moderation;
   const target = String(r.name ?? r.reported ?? '');
   const by = r.by ?? r.reporter ?? null;
-  const note = h('input', { id: `note-${i}`, maxlength: '200', autocomplete: 'off' });
+  const note = h('input', { id: `note-${i}`, maxlength: '200', autocomplete: 'off', placeholder: M.notePlaceholder });
   const act = async (/** @type {Record<string, string>} */ body, /** @type {string} */ done) => {
     try {
       await api('POST', `/api/moderation/accounts/${encodeURIComponent(target)}`, body);

@@ -180,7 +180,7 @@ function gameRow(/** @type {any} */ g) {
     h('span', { class: `result-chip ${o}`, title: P.outcome[o] }, h('span', { 'aria-hidden': 'true' }, P.outcomeShort[o]), h('span', { class: 'sr-only' }, P.outcome[o])),
     h('span', { class: 'grow' },
       h('span', {}, P.vs, ' ', g.opponent_account && g.opponent ? playerLink(g.opponent) : h('span', {}, opp)), h('br'),
-      h('small', { class: 'muted' }, [gameTitle(g.kind), g.rated ? P.rated : P.casual, reasonText(g.reason) || null, dayText(g.ended)].filter(Boolean).join(' · '))),
+      h('small', { class: 'muted' }, [g.board ? boardName(g.board) : gameTitle(g.kind), g.rated ? P.rated : P.casual, reasonText(g.reason) || null, dayText(g.ended)].filter(Boolean).join(' · '))),
     g.rated && g.rating_diff != null ? h('span', { class: `diff ${g.rating_diff > 0 ? 'up' : g.rating_diff < 0 ? 'down' : ''}` }, signed(g.rating_diff)) : null,
     h('a', { class: 'btn small', href: `/replay/${g.game}`, 'data-link': true, 'aria-label': P.replayLabel(opp) }, T.lobby.replay));
 }

@@ -1,13 +1,10 @@
 // Accessibility: axe-core (injected from web/node_modules/axe-core) finds no serious or critical
-// violation on the lobby, the setup editor, the game page, a replay and the rules pages, at
-// phone and desktop sizes.
+// violation on the lobby, the setup editor, the game page, a replay, the rules pages, the
+// account dialogs and menu, the leaderboard, a profile and the moderation page, at phone and
+// desktop sizes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { startServer, launch, newPage, enter, botGame, repo, DESKTOP } from './helpers.mjs';
-
-const AXE = readFileSync(path.join(repo, 'web', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+import { startServer, launch, newPage, enter, botGame, register, assertAccessible, DESKTOP } from './helpers.mjs';
 const PHONE_390 = { width: 390, height: 844 };
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -16,26 +13,6 @@ let server;
 let chrome;
 before(async () => { server = await startServer(); chrome = await launch(); });
 after(async () => { await chrome?.close(); await server?.stop(); });
-
-/**
- * Run axe on the page as it is and fail on serious or critical violations, naming each rule,
- * what it means and the first elements it found.
- * @param {import('playwright-core').Page} page
- * @param {string} what
- */
-async function assertAccessible(page, what) {
-  await page.waitForTimeout(150); // let transitions settle (contrast is measured on what is drawn)
-  // injected through the DevTools protocol (page.evaluate), so a Content-Security-Policy
-  // on the page does not block it
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    const axe = /** @type {any} */ (window).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return r.violations.map((/** @type {any} */ v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map((/** @type {any} */ n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(0, 2).join(' ')}`) }));
-  });
-  const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(bad, [], `${what}: axe found serious or critical violations:\n${JSON.stringify(bad, null, 2)}`);
-}
 
 for (const [size, vp] of /** @type {const} */ ([['phone', PHONE_390], ['desktop', DESKTOP]])) {
   test(`the first visit, the lobby and the rules pages pass axe with no serious or critical violation (${size})`, { timeout: 60000 }, async () => {
@@ -116,5 +93,36 @@ for (const lang of ['fil', 'zh-Hant']) {
       await assertAccessible(page, `game page with the end screen in ${lang}`);
       await context.close();
     }
+  });
+}
+
+for (const [size, vp] of /** @type {const} */ ([['phone', PHONE_390], ['desktop', DESKTOP]])) {
+  test(`the account dialogs and menu, the leaderboard, a profile and the moderation page pass axe (${size})`, { timeout: 60000 }, async () => {
+    const { page, context } = await newPage(chrome.browser, vp);
+    await page.goto(server.url);
+    await page.locator('#name').waitFor();
+    await page.locator('#sign-in').click();
+    await page.locator('dialog.auth').waitFor();
+    await assertAccessible(page, 'sign-in dialog');
+    await page.locator('#auth-switch').click();
+    await assertAccessible(page, 'create-account dialog');
+    await page.keyboard.press('Escape');
+    await register(page, server.url, `Axe_${size}`, 'an axe password');
+    await page.locator('#account-button').click();
+    await assertAccessible(page, 'account menu');
+    await page.getByRole('button', { name: 'API tokens' }).click();
+    await page.locator('dialog.tokens-dialog').waitFor();
+    await assertAccessible(page, 'API tokens dialog');
+    await page.keyboard.press('Escape');
+    await page.goto(`${server.url}/leaderboard/generals`);
+    await page.locator('.leaderboard-body:not([aria-busy])').waitFor();
+    await assertAccessible(page, 'leaderboard');
+    await page.goto(`${server.url}/@/Axe_${size}`);
+    await page.locator('.profile:not([aria-busy])').waitFor();
+    await assertAccessible(page, 'profile');
+    await page.goto(`${server.url}/moderation`);
+    await page.locator('#reports').waitFor();
+    await assertAccessible(page, 'moderation page');
+    await context.close();
   });
 }

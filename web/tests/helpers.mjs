@@ -1,7 +1,7 @@
 // Shared helpers for the browser tests: start a real server, launch Debian's Chromium,
 // record every WebSocket frame, take screenshots.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, existsSync, writeFileSync, readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,11 +24,14 @@ export async function assertNoSideScroll(/** @type {import('playwright-core').Pa
   assert.ok(m.scroll <= m.inner, `${what}: the page is ${m.scroll} px wide in a ${m.inner} px window`);
 }
 
-/** Start `salpakan serve` (the debug binary, or SALPAKAN_BIN) on a free port with a fresh database. */
-export async function startServer() {
+/**
+ * Start `salpakan serve` (the debug binary, or SALPAKAN_BIN) on a free port with a fresh
+ * database; `extra`: more `serve` flags (e.g. `--leaderboard-min-games 1`).
+ */
+export async function startServer(/** @type {string[]} */ extra = []) {
   const dir = mkdtempSync(path.join(tmpdir(), 'salpakan-web-'));
   const bin = process.env.SALPAKAN_BIN ?? path.join(repo, 'target', 'debug', 'salpakan');
-  const args = process.env.SALPAKAN_BIN_ARGS ? process.env.SALPAKAN_BIN_ARGS.split(' ') : ['serve', '--addr', '127.0.0.1:0', '--db', path.join(dir, 'test.db')];
+  const args = process.env.SALPAKAN_BIN_ARGS ? process.env.SALPAKAN_BIN_ARGS.split(' ') : ['serve', '--addr', '127.0.0.1:0', '--db', path.join(dir, 'test.db'), ...extra];
   const proc = spawn(bin, args.map((a) => a.replace('{db}', path.join(dir, 'test.db'))), { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise((resolve, reject) => {
@@ -285,3 +288,84 @@ export async function clickMove(/** @type {import('playwright-core').Page} */ pa
     await target.click();
   }
 }
+
+/** The server flags that let a browser test see a player on a leaderboard after one rated game. */
+export const RATED_FLAGS = ['--leaderboard-min-games', '1', '--provisional-rd', '400'];
+
+/**
+ * Create an account from the top bar's dialog (as a guest, when the page has one: the guest
+ * becomes the account) and wait until the bar shows its name.
+ */
+export async function register(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ url, /** @type {string} */ name, /** @type {string} */ password) {
+  if (!page.url().startsWith(url)) await page.goto(url);
+  await page.locator('#sign-in').click();
+  const dialog = page.locator('dialog.auth');
+  if ((await dialog.locator('#auth-submit').textContent()) !== 'Create account') await dialog.locator('#auth-switch').click();
+  await dialog.getByLabel('Name', { exact: true }).fill(name);
+  await dialog.getByLabel('Password', { exact: true }).fill(password);
+  await dialog.locator('#auth-submit').click();
+  await page.locator('#my-profile', { hasText: name }).waitFor();
+}
+
+/** Sign in from the top bar's dialog and wait until the bar shows the account's name. */
+export async function signIn(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ name, /** @type {string} */ password) {
+  await page.locator('#sign-in').click();
+  const dialog = page.locator('dialog.auth');
+  await dialog.getByLabel('Name', { exact: true }).fill(name);
+  await dialog.getByLabel('Password', { exact: true }).fill(password);
+  await dialog.locator('#auth-submit').click();
+  await page.locator('#my-profile', { hasText: name }).waitFor();
+}
+
+/**
+ * A rated game of Game of the Generals (10 min + 5 s) between two signed-in pages, through
+ * the lobby: `a` opens the seek, `b` accepts it, both set up at random, then `loser`
+ * resigns. Both pages end on the game page with the result. Returns the game id.
+ * `seekOpen` runs while the seek is open, before `b` accepts it.
+ */
+export async function ratedGame(/** @type {import('playwright-core').Page} */ a, /** @type {import('playwright-core').Page} */ b, /** @type {string} */ url, /** @type {'a'|'b'} */ loser, seekOpen = async () => {}) {
+  for (const p of [a, b]) { await p.goto(url); await p.locator('form.create').waitFor(); }
+  await a.getByRole('radio', { name: 'Game of the Generals' }).click();
+  await a.locator('#clock').selectOption('600+5');
+  await a.locator('#rated').check();
+  await a.getByRole('button', { name: 'Create seek' }).click();
+  await seekOpen();
+  const row = b.locator('#seeks .row', { has: b.locator('.badge.rated') }).first();
+  await row.waitFor();
+  await row.getByRole('button', { name: 'Accept' }).click();
+  await Promise.all([a.waitForURL(/\/game\//), b.waitForURL(/\/game\//)]);
+  for (const p of [a, b]) {
+    await p.getByRole('heading', { name: 'Set up your army' }).waitFor();
+    await p.getByRole('button', { name: 'Random' }).click();
+    await p.getByRole('button', { name: 'Ready' }).click();
+  }
+  const quitter = loser === 'a' ? a : b;
+  await quitter.locator('.side-panel .btn.danger').waitFor();
+  quitter.once('dialog', (d) => d.accept());
+  await quitter.locator('.side-panel .btn.danger').click();
+  for (const p of [a, b]) await p.locator('.result-banner').waitFor();
+  return gameIdOf(a);
+}
+
+const AXE = readFileSync(path.join(repo, 'web', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/**
+ * Run axe on the page as it is and fail on serious or critical violations, naming each rule,
+ * what it means and the first elements it found.
+ * @param {import('playwright-core').Page} page
+ * @param {string} what
+ */
+export async function assertAccessible(page, what) {
+  await page.waitForTimeout(150); // let transitions settle (contrast is measured on what is drawn)
+  // injected through the DevTools protocol (page.evaluate), so a Content-Security-Policy
+  // on the page does not block it
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => {
+    const axe = /** @type {any} */ (window).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return r.violations.map((/** @type {any} */ v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map((/** @type {any} */ n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(0, 2).join(' ')}`) }));
+  });
+  const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad, [], `${what}: axe found serious or critical violations:\n${JSON.stringify(bad, null, 2)}`);
+}
+

@@ -7,11 +7,13 @@
 // It starts its own server, plays real games against the computer (a battle, an end) and
 // shoots: the first visit, the lobby (also in Filipino and Chinese), the settings, the setup
 // editor of each game that has one, a game in progress of each game, a battle announcement,
-// the end screen, a replay and each rules page.
+// the end screen, a replay and each rules page; then three accounts play rated games (the
+// server runs with `--leaderboard-min-games 1 --provisional-rd 400`) for the leaderboard
+// and a profile with its rating chart.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { startServer, launch, newPage, enter, botGame, waitTurn, clickMove, parsed, lastObservation, repo, DESKTOP, PHONE390 } from './helpers.mjs';
+import { startServer, launch, newPage, enter, botGame, waitTurn, clickMove, parsed, lastObservation, register, ratedGame, repo, RATED_FLAGS, DESKTOP, PHONE390 } from './helpers.mjs';
 
 const out = path.join(repo, 'docs', 'screenshots');
 mkdirSync(out, { recursive: true });
@@ -67,7 +69,7 @@ async function untilBattle(/** @type {import('playwright-core').Page} */ page, /
   return false;
 }
 
-const server = await startServer();
+const server = await startServer(RATED_FLAGS);
 const chrome = await launch();
 try {
   // the first visit, then the lobby, its settings and the lobby in the other languages
@@ -136,6 +138,30 @@ try {
       await both(page, 'replay');
     }
     await context.close();
+  }
+  // accounts: rated games between three players, then the leaderboard and a profile
+  {
+    const names = ['Malaya', 'Bayani', 'Dalisay'];
+    const players = [];
+    for (const name of names) {
+      const p = await newPage(chrome.browser, DESKTOP, { locale: 'en-US', reducedMotion: 'reduce' });
+      p.page.on('dialog', (d) => d.accept());
+      await register(p.page, server.url, name, 'screenshot password');
+      players.push(p.page);
+    }
+    const [malaya, bayani, dalisay] = players;
+    // [seek, accepts, who resigns]
+    for (const [a, b, loser] of /** @type {const} */ ([[malaya, bayani, 'b'], [dalisay, malaya, 'a'], [bayani, dalisay, 'b'], [malaya, dalisay, 'a'], [bayani, malaya, 'a'], [malaya, bayani, 'b']])) {
+      await ratedGame(a, b, server.url, loser);
+    }
+    await malaya.goto(`${server.url}/leaderboard/generals`);
+    await malaya.locator('#leaderboard').waitFor();
+    await both(malaya, 'leaderboard');
+    await malaya.goto(`${server.url}/@/Malaya`);
+    await malaya.locator('.rating-chart').waitFor();
+    await malaya.locator('#history .row').first().waitFor();
+    await both(malaya, 'profile');
+    for (const p of players) await p.context().close();
   }
 } finally {
   await chrome.close();

@@ -162,12 +162,12 @@ const en = {
     minCompletionShort: (n) => `${n}%+ finished`,
     /** @param {number|null} lo @param {number|null} hi */
     rangeShort: (lo, hi) => `rating ${lo ?? '…'}–${hi ?? '…'}`,
-    anyone: 'Anyone',
+    anyone: 'Any share',
     opponents: 'Rated or casual, and who may accept',
     ratedSwitch: 'Rated game',
     ratedHelp: 'Both ratings change. Rated games are between accounts, with a clock and the usual rules.',
     ratedNeedsAccount: 'Rated games need an account.',
-    minCompletion: 'Opponent finishes at least',
+    minCompletion: 'Games the opponent finishes',
     ratingFrom: 'Rating from',
     ratingTo: 'to',
     rangeHelp: 'Leave empty for any rating. The computer plays anyone.',
@@ -712,7 +712,7 @@ const en = {
     createTitle: 'Create an account',
     signInIntro: 'Sign in with your account’s name and password.',
     createIntro: 'An account keeps your name, your ratings and your games on every device.',
-    createGuestIntro: 'Your games so far stay yours: your guest name becomes an account.',
+    createGuestIntro: 'You become the account: the games you played as a guest stay yours.',
     nameRule: '2 to 20 letters, digits, _ or -.',
     passwordRule: 'At least 8 characters.',
     name: 'Name',
@@ -852,6 +852,7 @@ const en = {
     closed: 'This account is closed.',
     /** @param {string} name */
     note: (name) => `Note to mark ${name} with`,
+    notePlaceholder: 'A note for the mark',
     mark: 'Mark',
     close: 'Close account',
     /** @param {string} name */

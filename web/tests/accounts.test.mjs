@@ -1,0 +1,159 @@
+// Accounts, ratings, leaderboards and profiles in the browser (issue 17), against a real
+// server run with `--leaderboard-min-games 1 --provisional-rd 400` so that one rated game is
+// enough to be listed: a guest creates an account and keeps its games, logs out and in again;
+// a second player creates an account from the first visit; a guest sees their rated seek
+// greyed with the reason; the two accounts play a rated game that ends by resignation and
+// both see their rating change; the winner gives a "good game"; the leaderboard lists both,
+// and each profile shows the rating, its chart, the game (with a link to its replay) and the
+// kudos.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, newPage, enter, botGame, register, signIn, ratedGame, assertNoSideScroll, RATED_FLAGS, DESKTOP, PHONE390 } from './helpers.mjs';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {Awaited<ReturnType<typeof launch>>} */
+let chrome;
+before(async () => { server = await startServer(RATED_FLAGS); chrome = await launch(); });
+after(async () => { await chrome?.close(); await server?.stop(); });
+
+const PASSWORD = 'correct horse battery';
+
+test('a guest creates an account and keeps its games; logs out and signs in again; a wrong password is refused', { timeout: 90000 }, async () => {
+  const { page, context, errors } = await newPage(chrome.browser, DESKTOP);
+  page.on('dialog', (d) => d.accept());
+  // as a guest: one game against the computer, resigned at once
+  const game = await botGame(page, server.url, 'Guesty', { game: 'banqi', title: 'Banqi', clock: 'none' });
+  await page.locator('.side-panel .btn.danger').click();
+  await page.locator('.result-banner').waitFor();
+  const guestId = await page.evaluate(() => JSON.parse(localStorage.getItem('salpakan') ?? '{}').userId);
+  await page.goto(server.url);
+  await register(page, server.url, 'Guesty_acct', PASSWORD);
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('salpakan') ?? '{}'));
+  assert.equal(stored.token, undefined, 'the guest token is dropped once the account exists');
+  assert.equal(stored.account, true);
+  assert.equal(stored.userId, guestId, 'the guest became the account: same id');
+  // the session is an HttpOnly cookie: the script cannot read it
+  assert.ok(!(await page.evaluate(() => document.cookie)).includes('salpakan_session'));
+  const cookies = await context.cookies();
+  assert.ok(cookies.some((c) => c.name === 'salpakan_session' && c.httpOnly), 'an HttpOnly session cookie');
+  // the guest's finished game is the account's: listed in its lobby and on its profile
+  await page.goto(server.url);
+  await page.locator(`#my-games [data-game="${game}"]`).waitFor();
+  await page.locator('#my-profile').click();
+  await page.waitForURL(/\/@\/Guesty_acct$/);
+  await page.locator(`#history [data-game="${game}"] a[href="/replay/${game}"]`).waitFor();
+
+  // log out of this device: the bar offers "Sign in" again and the lobby asks for a name
+  await page.locator('#account-button').click();
+  await page.getByRole('button', { name: 'Log out', exact: true }).click();
+  await page.locator('#sign-in').waitFor();
+  await page.locator('#name').waitFor();
+  assert.equal((await context.cookies()).some((c) => c.name === 'salpakan_session' && c.value), false, 'the cookie is gone');
+  // a wrong password: the server's sentence in the dialog, nothing signed in
+  await page.locator('#sign-in').click();
+  const dialog = page.locator('dialog.auth');
+  await dialog.getByLabel('Name', { exact: true }).fill('Guesty_acct');
+  await dialog.getByLabel('Password', { exact: true }).fill('not the password');
+  await dialog.locator('#auth-submit').click();
+  await dialog.locator('.form-error', { hasText: 'wrong name or password' }).waitFor();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await signIn(page, 'Guesty_acct', PASSWORD);
+  await page.locator('form.create').waitFor();
+  await page.locator(`#my-games [data-game="${game}"]`).waitFor();
+  assert.deepEqual(errors.filter((e) => !/status of 40[19]/.test(e)), []);
+  await context.close();
+});
+
+test('a rated game between two accounts: both see the rating change, a good game, the leaderboard and both profiles', { timeout: 150000 }, async () => {
+  const ana = await newPage(chrome.browser, DESKTOP);
+  const ben = await newPage(chrome.browser, PHONE390);
+  const eve = await newPage(chrome.browser, PHONE390);
+  // Ana from the first visit's "Sign in" link, switching to "Create account"; Ben from the bar
+  await ana.page.goto(server.url);
+  await ana.page.locator('.have-account button').click();
+  await ana.page.locator('#auth-switch').click();
+  await ana.page.locator('#auth-name').fill('Ana');
+  await ana.page.locator('#auth-password').fill(PASSWORD);
+  await ana.page.locator('#auth-submit').click();
+  await ana.page.locator('#my-profile', { hasText: 'Ana' }).waitFor();
+  await register(ben.page, server.url, 'Ben', PASSWORD);
+  // a guest cannot take a rated seek: shown greyed, with the reason, not hidden
+  await enter(eve.page, server.url, 'Eve');
+
+  // the seek, as Eve sees it while it is open
+  const game = await ratedGame(ana.page, ben.page, server.url, 'a', async () => {
+    const row = eve.page.locator('#seeks .row', { has: eve.page.locator('.badge.rated') }).first();
+    await row.waitFor();
+    assert.match(await row.getAttribute('class') ?? '', /blocked/);
+    assert.match(await row.locator('.why').textContent() ?? '', /only for players with an account/);
+    assert.ok(await row.getByRole('button', { name: /Accept/ }).isDisabled());
+    assert.match(await row.locator('.seek-by').textContent() ?? '', /Ana\s*1500\?/, 'the creator, rated 1500, provisional');
+  });
+
+  // both see the change: Ana (who resigned) lost points, Ben gained them, on the end screen
+  // and beside the names
+  const change = async (/** @type {import('playwright-core').Page} */ page, /** @type {string} */ seatName) => {
+    const line = page.locator('.end-ratings li', { hasText: seatName });
+    await line.waitFor();
+    return (await line.locator('.diff').textContent()) ?? '';
+  };
+  assert.match(await change(ana.page, 'Your rating'), /^−\d+$/);
+  assert.match(await change(ana.page, 'Ben'), /^\+\d+$/);
+  assert.match(await change(ben.page, 'Your rating'), /^\+\d+$/);
+  assert.match(await change(ben.page, 'Ana'), /^−\d+$/);
+  await ben.page.locator('#end-close').click();
+  const benBar = ben.page.locator('.player-bar.bottom');
+  assert.match(await benBar.locator('.diff').textContent() ?? '', /^\+\d+$/);
+  assert.match(await benBar.locator('.rating').textContent() ?? '', /^1[5-9]\d\d$/, 'Ben is rated above 1500, no longer provisional (RD under 400)');
+  assert.match(await ben.page.locator('#game-terms').textContent() ?? '', /Rated/);
+
+  // a good game: once; the button then says it was given
+  await ben.page.locator('#kudos').click();
+  await ben.page.locator('#kudos', { hasText: 'Good game given' }).waitFor();
+  assert.ok(await ben.page.locator('#kudos').isDisabled());
+
+  // the leaderboard: both, Ben first (at a phone's width, nothing wider than the screen)
+  await ben.page.goto(`${server.url}/leaderboard/generals`);
+  const rows = ben.page.locator('#leaderboard tbody tr');
+  await rows.first().waitFor();
+  assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-player'))), ['Ben', 'Ana']);
+  assert.equal(await ben.page.locator('.board-tab[aria-current="page"]').textContent(), 'Game of the Generals');
+  await assertNoSideScroll(ben.page, 'leaderboard');
+  // a board with nobody on it says so
+  await ben.page.locator('.board-tab', { hasText: 'Banqi' }).click();
+  await ben.page.locator('.leaderboard-body .empty').waitFor();
+
+  // Ana's profile from Ben's browser: the rating, its chart, the game, the kudos; a report button
+  await ben.page.goto(`${server.url}/@/Ana`);
+  const card = ben.page.locator('.rating-card[data-board="generals"]');
+  await card.waitFor();
+  assert.match(await card.locator('.rating-big strong').textContent() ?? '', /^1[0-4]\d\d$/);
+  assert.equal(await card.locator('svg.rating-chart circle.dot').count(), 1);
+  await ben.page.locator(`#history [data-game="${game}"] a[href="/replay/${game}"]`).waitFor();
+  assert.match(await ben.page.locator(`#history [data-game="${game}"]`).textContent() ?? '', /Ben/);
+  assert.equal(await ben.page.locator('[data-stat="kudos"] strong').textContent(), '1');
+  await ben.page.locator('#report').waitFor();
+  await assertNoSideScroll(ben.page, 'profile');
+  // Ben's own profile has no report button
+  await ben.page.goto(`${server.url}/@/Ben`);
+  await ben.page.locator('.rating-card[data-board="generals"]').waitFor();
+  assert.equal(await ben.page.locator('#report').count(), 0);
+  assert.equal(await ben.page.locator('[data-stat="kudos"] strong').textContent(), '0');
+
+  // a report of Ana, from her profile
+  await ben.page.goto(`${server.url}/@/Ana`);
+  await ben.page.locator('#report').click();
+  await ben.page.locator('#report-reason').selectOption('stalling');
+  await ben.page.locator('#report-text').fill('Resigned at once, every time.');
+  await ben.page.getByRole('button', { name: 'Send report' }).click();
+  await ben.page.locator('.toast', { hasText: 'Report sent' }).waitFor();
+
+  // an unknown player: said so
+  await ben.page.goto(`${server.url}/@/Nobody_here`);
+  await ben.page.getByRole('heading', { name: 'No such player' }).waitFor();
+  for (const p of [ana, ben, eve]) {
+    assert.deepEqual(p.errors.filter((e) => !/status of 40[134]/.test(e)), []);
+    await p.context.close();
+  }
+});

@@ -13,6 +13,7 @@ import { api, ApiError } from './net.js';
 import { load, save } from './settings.js';
 import { T, lang } from './i18n.js';
 import { go, redraw } from './router.js';
+import { header } from './header.js';
 
 /** The rated boards, in the order of the leaderboard's tabs. */
 export const BOARDS = ['generals', 'stratego', 'stratego-barrage', 'banqi'];
@@ -63,8 +64,9 @@ function message(/** @type {unknown} */ e) {
 function becomeAccount(/** @type {{id: string, name: string}} */ r) {
   // the guest token goes: the server made the guest this account, or the account is another identity
   save({ account: true, name: r.name, userId: r.id, token: undefined, moderator: false });
+  redraw();
   // the moderator flag comes from /api/me
-  checkSession().then(redraw);
+  checkSession();
 }
 
 /** Forget the account on this browser (logged out, deleted, or the session ended). */
@@ -84,7 +86,8 @@ export async function checkSession() {
     const me = await api('GET', '/api/me');
     const changed = !!me.account !== !!s.account || !!me.moderator !== !!s.moderator || me.name !== s.name;
     save({ name: me.name, userId: me.id, account: !!me.account, moderator: !!me.moderator });
-    if (changed) redraw();
+    // only the bar changes: a game in progress keeps its connection and its setup
+    if (changed) header(true);
   } catch (e) {
     if (e instanceof ApiError && e.status === 401 && s.account && !s.token) {
       forgetAccount();

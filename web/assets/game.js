@@ -563,7 +563,7 @@ export function gameScreen(/** @type {string} */ id) {
         h('a', { class: 'btn small', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, G.download));
       // a "good game" for the opponent: between accounts, once per game
       const opp = you ? g.seats.find((x) => x !== you) : null;
-      if (opp && load().account && st.players?.[opp]?.account) {
+      if (opp && load().account && st.players?.[opp]?.account && !st.players[opp].bot) {
         actions.append(h('button', { class: 'btn small', type: 'button', id: 'kudos', disabled: kudosGiven, onclick: giveKudos }, kudosGiven ? G.kudosGiven : G.kudos));
       }
     }

@@ -366,7 +366,9 @@ function createForm() {
         return go(`/game/${r.game}`);
       }
       /** @type {Record<string, any>} */
-      const body = { game, options, clock, rated: rated.checked };
+      const body = { game, options, clock };
+      // only what differs from a casual seek for anyone is sent
+      if (rated.checked) body.rated = true;
       if (Number(minCompletion.value) > 0) body.min_completion = Number(minCompletion.value);
       if (ratingMin.value !== '') body.rating_min = Number(ratingMin.value);
       if (ratingMax.value !== '') body.rating_max = Number(ratingMax.value);

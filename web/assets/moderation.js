@@ -45,7 +45,7 @@ function reportRow(/** @type {any} */ r, /** @type {number} */ i, /** @type {() 
   };
   const reason = /** @type {Record<string, string>} */ (T.report.reasons)[r.reason] ?? String(r.reason ?? '');
   return h('li', { class: 'report-row', dataset: { report: String(r.id ?? i) } },
-    h('p', {}, h('strong', {}, playerLink(target)), ' · ', reason, r.created ? h('small', { class: 'muted' }, ` · ${dayText(r.created)}`) : null),
+    h('p', {}, h('strong', {}, playerLink(target)), ' · ', reason, (r.at ?? r.created) ? h('small', { class: 'muted' }, ` · ${dayText(r.at ?? r.created)}`) : null),
     by ? h('p', { class: 'small muted' }, M.by, ' ', playerLink(String(by))) : null,
     r.text ? h('blockquote', { class: 'report-text' }, String(r.text)) : null,
     r.game ? h('p', { class: 'small' }, h('a', { href: `/replay/${r.game}`, 'data-link': true }, M.game)) : null,

@@ -86,6 +86,16 @@ pub struct Limits {
     /// X-Forwarded-For entry (only behind a reverse proxy that sets it).
     #[arg(long)]
     pub trust_forwarded_for: bool,
+    /// Logins (and registrations) per minute from one address, and to one account name.
+    #[arg(long, default_value_t = 10)]
+    pub logins_per_minute: u32,
+    /// Accounts one address may register per hour.
+    #[arg(long, default_value_t = 10)]
+    pub accounts_per_hour: u32,
+    /// The server is reached over HTTPS (behind a TLS proxy): the session cookie is sent
+    /// with `Secure`.
+    #[arg(long)]
+    pub secure_cookies: bool,
 }
 
 impl Limits {
@@ -133,6 +143,9 @@ impl Limits {
             grace_ms: s(self.grace, "grace")?,
             setup_grace_ms: s(self.setup_grace, "setup-grace")?,
             trust_forwarded_for: self.trust_forwarded_for,
+            logins_per_minute: self.logins_per_minute,
+            accounts_per_hour: self.accounts_per_hour,
+            secure_cookies: self.secure_cookies,
             ..Config::default()
         };
         // Config names its settings by their flags.

@@ -31,6 +31,7 @@ mod error;
 pub(crate) mod game;
 mod http;
 pub(crate) mod identity;
+mod rating;
 mod net;
 mod protocol;
 pub(crate) mod store;

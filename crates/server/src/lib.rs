@@ -31,7 +31,10 @@ mod error;
 pub(crate) mod game;
 mod http;
 pub(crate) mod identity;
-mod rating;
+mod profile;
+pub(crate) mod rating;
+pub(crate) mod rating_book;
+mod reputation;
 mod net;
 mod protocol;
 pub(crate) mod store;
@@ -78,6 +81,16 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}", get(http::game))
         .route("/api/games/{id}/seat", get(http::my_seat))
         .route("/api/games/{id}/record", get(http::record))
+        .route("/api/games/{id}/kudos", post(reputation::kudos))
+        .route("/api/reports", post(reputation::report))
+        .route("/api/moderation/reports", get(reputation::reports))
+        .route(
+            "/api/moderation/accounts/{name}",
+            post(reputation::moderate),
+        )
+        .route("/api/leaderboard/{board}", get(profile::leaderboard))
+        .route("/api/players/{name}", get(profile::player))
+        .route("/api/players/{name}/games", get(profile::games))
         .route("/api/tables", post(table::http::create))
         .route("/api/tables/join", post(table::http::join))
         .route("/api/tables/{id}", get(table::http::view))

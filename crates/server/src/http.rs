@@ -334,7 +334,11 @@ pub async fn bot_game(
     let u = user(&app, &headers)?;
     let req: GameReq = parse(&body)?;
     let c = check_game(&req)?;
-    if req.rated || req.min_completion.is_some() || req.rating_min.is_some() || req.rating_max.is_some() {
+    if req.rated
+        || req.min_completion.is_some()
+        || req.rating_min.is_some()
+        || req.rating_max.is_some()
+    {
         return Err(Error::BadRequest(
             "a bot game takes no \"rated\", \"min_completion\" or rating range: games against bots move only the bot's rating (see docs/ratings.md)".into(),
         ));

@@ -237,7 +237,8 @@ pub async fn games(
     if !(1..=50).contains(&limit) {
         return Err(Error::BadRequest("\"limit\" is 1 to 50".into()));
     }
-    let bad_cursor = || Error::BadRequest("\"before\" is a \"next\" cursor of an earlier page".into());
+    let bad_cursor =
+        || Error::BadRequest("\"before\" is a \"next\" cursor of an earlier page".into());
     let (ended, game) = match q.before.as_deref() {
         None | Some("") => (i64::MAX, String::new()),
         Some(c) => {
@@ -287,22 +288,37 @@ pub async fn games(
     };
     let games: Vec<Value> = page
         .iter()
-        .map(|(game, kind, board, rated, seat, opp, opp_name, opp_account, result, reason, diff, ended)| {
-            let seat = kind
-                .parse::<GameKind>()
-                .ok()
-                .map(|k| k.seat_name(Seat::from_index(usize::from(*seat == 1))));
-            // An account deleted since shows under the neutral name.
-            let opponent = match opp {
-                Some(o) if *opp_account && app.accounts.info(o).is_none() => {
-                    crate::account::DELETED_NAME.to_string()
-                }
-                _ => opp_name.clone(),
-            };
-            json!({"game": game, "kind": kind, "board": board, "rated": rated, "seat": seat,
+        .map(
+            |(
+                game,
+                kind,
+                board,
+                rated,
+                seat,
+                opp,
+                opp_name,
+                opp_account,
+                result,
+                reason,
+                diff,
+                ended,
+            )| {
+                let seat = kind
+                    .parse::<GameKind>()
+                    .ok()
+                    .map(|k| k.seat_name(Seat::from_index(usize::from(*seat == 1))));
+                // An account deleted since shows under the neutral name.
+                let opponent = match opp {
+                    Some(o) if *opp_account && app.accounts.info(o).is_none() => {
+                        crate::account::DELETED_NAME.to_string()
+                    }
+                    _ => opp_name.clone(),
+                };
+                json!({"game": game, "kind": kind, "board": board, "rated": rated, "seat": seat,
                    "opponent": opponent, "opponent_account": opp_account, "result": result,
                    "reason": reason, "rating_diff": diff, "ended": ended})
-        })
+            },
+        )
         .collect();
     Ok(Json(json!({"v": 1, "games": games, "next": next})))
 }

@@ -114,7 +114,13 @@ pub fn rate_period(player: Glicko, games: &[Game], periods: f64, tau: f64, clamp
     let mu = (player.rating - START_RATING) / SCALE;
     let phi = player.rd / SCALE;
     let periods = periods.max(0.0);
-    let clamp_rd = |rd: f64| if clamp { rd.clamp(MIN_RD, START_RD) } else { rd };
+    let clamp_rd = |rd: f64| {
+        if clamp {
+            rd.clamp(MIN_RD, START_RD)
+        } else {
+            rd
+        }
+    };
     if games.is_empty() {
         let phi_star = (phi * phi + periods * player.vol * player.vol).sqrt();
         return Glicko {
@@ -153,34 +159,6 @@ pub fn periods_since(last: u64, now: u64) -> f64 {
         return 1.0;
     }
     now.saturating_sub(last) as f64 / 86_400_000.0 * PERIODS_PER_DAY
-}
-
-/// One rated game between two players: both ratings after it. `score` is the first
-/// player's (1 win, 0.5 draw, 0 loss); each player's deviation first grows by the periods
-/// since its own last game.
-#[must_use]
-pub fn rate_game(a: (Glicko, f64), b: (Glicko, f64), score: f64) -> (Glicko, Glicko) {
-    let na = rate_period(
-        a.0,
-        &[Game {
-            opponent: b.0,
-            score,
-        }],
-        a.1,
-        TAU,
-        true,
-    );
-    let nb = rate_period(
-        b.0,
-        &[Game {
-            opponent: a.0,
-            score: 1.0 - score,
-        }],
-        b.1,
-        TAU,
-        true,
-    );
-    (na, nb)
 }
 
 /// A rating shown to people: rounded to a whole number.
@@ -330,6 +308,33 @@ mod tests {
         assert!((a.rating - 1600.0).abs() < f64::EPSILON);
         let c = rate_period(p, &[], 1e9, TAU, true);
         assert!((c.rd - START_RD).abs() < 1e-9);
+    }
+
+    /// One rated game between two players: both ratings after it. `score` is the first
+    /// player's (1 win, 0.5 draw, 0 loss); each player's deviation first grows by the periods
+    /// since its own last game.
+    pub fn rate_game(a: (Glicko, f64), b: (Glicko, f64), score: f64) -> (Glicko, Glicko) {
+        let na = rate_period(
+            a.0,
+            &[Game {
+                opponent: b.0,
+                score,
+            }],
+            a.1,
+            TAU,
+            true,
+        );
+        let nb = rate_period(
+            b.0,
+            &[Game {
+                opponent: a.0,
+                score: 1.0 - score,
+            }],
+            b.1,
+            TAU,
+            true,
+        );
+        (na, nb)
     }
 
     /// Two new players: the winner gains what the loser loses, and both deviations shrink.

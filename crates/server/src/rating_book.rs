@@ -57,8 +57,8 @@ CREATE TABLE reports (
 );
 ";
 
-/// One player's rating on one board with its counts.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One player's rating on one board with its counts (a new player's by default).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Entry {
     /// The Glicko-2 rating.
     pub g: Glicko,
@@ -72,19 +72,6 @@ pub struct Entry {
     pub losses: u64,
     /// When its last rated game ended (ms; 0 for none).
     pub last: u64,
-}
-
-impl Default for Entry {
-    fn default() -> Self {
-        Entry {
-            g: Glicko::default(),
-            games: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            last: 0,
-        }
-    }
 }
 
 /// A finished game of one human player.
@@ -298,11 +285,7 @@ pub(crate) fn load(c: &Connection) -> rusqlite::Result<BookRows> {
     let rep = c
         .prepare("SELECT user, SUM(abandoned = 0), SUM(abandoned) FROM played GROUP BY user")?
         .query_map([], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                count(r.get(1)?),
-                count(r.get(2)?),
-            ))
+            Ok((r.get::<_, String>(0)?, count(r.get(1)?), count(r.get(2)?)))
         })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(BookRows { ratings, rep })

@@ -198,9 +198,7 @@ pub async fn kudos(
             at: app.wall_ms(),
         })])
         .await?;
-    Ok(Json(
-        json!({"v": 1, "game": game, "kudos": receiver.name}),
-    ))
+    Ok(Json(json!({"v": 1, "game": game, "kudos": receiver.name})))
 }
 
 #[derive(Deserialize)]

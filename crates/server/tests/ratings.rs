@@ -25,7 +25,9 @@ async fn with_cookie(
 ) -> (u16, Option<String>, Value) {
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let body = body.to_string();
-    let c = cookie.map(|c| format!("Cookie: {c}\r\n")).unwrap_or_default();
+    let c = cookie
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
     let r = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{c}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
@@ -39,9 +41,15 @@ async fn with_cookie(
     let cookie = head
         .lines()
         .filter_map(|l| l.split_once(':'))
-        .find(|(k, v)| k.eq_ignore_ascii_case("set-cookie") && v.trim().starts_with("salpakan_session="))
+        .find(|(k, v)| {
+            k.eq_ignore_ascii_case("set-cookie") && v.trim().starts_with("salpakan_session=")
+        })
         .map(|(_, v)| v.trim().split(';').next().unwrap().to_string());
-    (status, cookie, serde_json::from_str(body).unwrap_or(Value::Null))
+    (
+        status,
+        cookie,
+        serde_json::from_str(body).unwrap_or(Value::Null),
+    )
 }
 
 /// Registers an account and returns an API token for it (a Bearer token like a guest's).
@@ -72,7 +80,9 @@ async fn get(addr: SocketAddr, path: &str, token: Option<&str>) -> (u16, Value) 
 }
 
 async fn post(addr: SocketAddr, path: &str, token: &str, body: Value) -> (u16, Value) {
-    http(addr, "POST", path, Some(token), Some(&body)).await.unwrap()
+    http(addr, "POST", path, Some(token), Some(&body))
+        .await
+        .unwrap()
 }
 
 async fn event(ws: &mut Ws, ty: &str) -> Value {
@@ -159,7 +169,7 @@ async fn a_rated_game_moves_both_ratings_as_glicko2_computes_them() {
     let addr = ts.addr();
     let ana = account(addr, "Ana").await;
     let ben = account(addr, "Ben").await;
-    let mut r = [(1500.0, 350.0, 0.06), (1500.0, 350.0, 0.06)];
+    let mut r: [(f64, f64, f64); 2] = [(1500.0, 350.0, 0.06), (1500.0, 350.0, 0.06)];
     // Ana's score in each game: Ben resigns, Ana resigns, Ben resigns, a draw, Ben resigns.
     let scores = [1.0, 0.0, 1.0, 0.5, 1.0];
     for (n, score) in scores.into_iter().enumerate() {
@@ -226,7 +236,10 @@ async fn a_rated_game_moves_both_ratings_as_glicko2_computes_them() {
         assert_eq!(h["games"].as_array().unwrap().len(), 3, "{h}");
         assert_eq!(h["games"][0]["rated"], true);
         assert_eq!(h["games"][0]["board"], "banqi");
-        assert_eq!(h["games"][0]["result"], if name == "Ana" { "win" } else { "loss" });
+        assert_eq!(
+            h["games"][0]["result"],
+            if name == "Ana" { "win" } else { "loss" }
+        );
         let next = h["next"].as_str().unwrap();
         let (_, h2) = get(
             addr,
@@ -236,7 +249,10 @@ async fn a_rated_game_moves_both_ratings_as_glicko2_computes_them() {
         .await;
         assert_eq!(h2["games"].as_array().unwrap().len(), 2, "{h2}");
         assert_eq!(h2["next"], Value::Null);
-        assert_eq!(h2["games"][1]["opponent"], if name == "Ana" { "Ben" } else { "Ana" });
+        assert_eq!(
+            h2["games"][1]["opponent"],
+            if name == "Ana" { "Ben" } else { "Ana" }
+        );
     }
     // The seek of an account shows its rating and completion rate.
     let (_, seek) = post(
@@ -303,10 +319,18 @@ async fn a_game_left_during_setup_counts_as_abandoned() {
     let game = acc["game"].as_str().unwrap().to_string();
     let (_, seat) = get(addr, &format!("/api/games/{game}/seat"), Some(&ana)).await;
     let (mut red, _) = join(addr, &game, seat["seat_token"].as_str()).await;
-    act(&mut red, json!({"t": "setup", "game": game, "random": true})).await;
+    act(
+        &mut red,
+        json!({"t": "setup", "game": game, "random": true}),
+    )
+    .await;
     // Ben never comes: past the setup grace, the game ends.
     ts.time.advance(181_000);
-    act(&mut red, json!({"t": "chat", "game": game, "text": "hello?"})).await;
+    act(
+        &mut red,
+        json!({"t": "chat", "game": game, "text": "hello?"}),
+    )
+    .await;
     let end = event(&mut red, "end").await;
     assert_eq!(end["e"]["result"]["reason"], "abandonment");
     let (_, a) = get(addr, "/api/players/Ana", None).await;
@@ -381,9 +405,20 @@ async fn a_guest_can_neither_create_nor_accept_a_rated_seek() {
     let id = casual["seek"]["id"].as_str().unwrap();
     let (st, acc) = post(addr, &format!("/api/seeks/{id}/accept"), &g, json!(null)).await;
     assert_eq!(st, 200, "{acc}");
-    let (_, info) = get(addr, &format!("/api/games/{}", acc["game"].as_str().unwrap()), None).await;
+    let (_, info) = get(
+        addr,
+        &format!("/api/games/{}", acc["game"].as_str().unwrap()),
+        None,
+    )
+    .await;
     assert_eq!(info["rated"], false);
-    let guest_seat = &info["players"].as_object().unwrap().values().find(|p| p["name"] == "Gus").unwrap().clone();
+    let guest_seat = &info["players"]
+        .as_object()
+        .unwrap()
+        .values()
+        .find(|p| p["name"] == "Gus")
+        .unwrap()
+        .clone();
     assert_eq!(guest_seat["account"], false);
     assert_eq!(guest_seat["rating"], Value::Null);
 }
@@ -420,7 +455,15 @@ async fn options_outside_the_boards_are_casual_only() {
         assert_eq!(s["seek"]["board"], Value::Null);
         assert_eq!(s["seek"]["by_rating"], Value::Null);
         let id = s["seek"]["id"].as_str().unwrap();
-        http(addr, "DELETE", &format!("/api/seeks/{id}"), Some(&ana), None).await.unwrap();
+        http(
+            addr,
+            "DELETE",
+            &format!("/api/seeks/{id}"),
+            Some(&ana),
+            None,
+        )
+        .await
+        .unwrap();
     }
     // Each board by its options.
     for (game, options, board) in [
@@ -438,9 +481,23 @@ async fn options_outside_the_boards_are_casual_only() {
         assert_eq!(st, 200, "{s}");
         assert_eq!(s["seek"]["board"], board);
         let id = s["seek"]["id"].as_str().unwrap();
-        http(addr, "DELETE", &format!("/api/seeks/{id}"), Some(&ana), None).await.unwrap();
+        http(
+            addr,
+            "DELETE",
+            &format!("/api/seeks/{id}"),
+            Some(&ana),
+            None,
+        )
+        .await
+        .unwrap();
     }
-    let (st, e) = post(addr, "/api/seeks", &ana, json!({"game": "banqi", "rated": true})).await;
+    let (st, e) = post(
+        addr,
+        "/api/seeks",
+        &ana,
+        json!({"game": "banqi", "rated": true}),
+    )
+    .await;
     assert_eq!(st, 400, "a rated game needs a clock: {e}");
     for bad in [
         json!({"game": "banqi", "min_completion": 101}),
@@ -450,7 +507,13 @@ async fn options_outside_the_boards_are_casual_only() {
         let (st, e) = post(addr, "/api/seeks", &ana, bad.clone()).await;
         assert_eq!(st, 400, "{bad}: {e}");
     }
-    let (st, _) = post(addr, "/api/bot-games", &ana, json!({"game": "banqi", "rated": true})).await;
+    let (st, _) = post(
+        addr,
+        "/api/bot-games",
+        &ana,
+        json!({"game": "banqi", "rated": true}),
+    )
+    .await;
     assert_eq!(st, 400);
 }
 
@@ -515,9 +578,21 @@ async fn reports_are_rate_limited() {
     let report = json!({"name": "Ben", "reason": "stalling", "text": "let the clock run"});
     let (st, _) = post(addr, "/api/reports", &g, report.clone()).await;
     assert_eq!(st, 403);
-    let (st, e) = post(addr, "/api/reports", &ana, json!({"name": "Nobody", "reason": "abuse"})).await;
+    let (st, e) = post(
+        addr,
+        "/api/reports",
+        &ana,
+        json!({"name": "Nobody", "reason": "abuse"}),
+    )
+    .await;
     assert_eq!(st, 404, "{e}");
-    let (st, e) = post(addr, "/api/reports", &ana, json!({"name": "Ben", "reason": "rude"})).await;
+    let (st, e) = post(
+        addr,
+        "/api/reports",
+        &ana,
+        json!({"name": "Ben", "reason": "rude"}),
+    )
+    .await;
     assert_eq!(st, 400, "{e}");
     let long = json!({"name": "Ben", "reason": "other", "text": "x".repeat(501)});
     let (st, _) = post(addr, "/api/reports", &ana, long).await;
@@ -541,7 +616,10 @@ async fn a_non_moderator_gets_403_from_the_moderation_api() {
     for t in [&ana, &g] {
         let (st, _) = get(addr, "/api/moderation/reports", Some(t)).await;
         assert_eq!(st, 403);
-        for body in [json!({"action": "close"}), json!({"action": "mark", "note": "x"})] {
+        for body in [
+            json!({"action": "close"}),
+            json!({"action": "mark", "note": "x"}),
+        ] {
             let (st, _) = post(addr, "/api/moderation/accounts/Ben", t, body).await;
             assert_eq!(st, 403);
         }
@@ -580,7 +658,10 @@ async fn the_rating_update_survives_a_restart_with_the_result() {
     // The next rated game starts from the stored rating.
     let (game2, _, _) = banqi_game(a2, &ana, &ben, true).await;
     let (_, g2) = get(a2, &format!("/api/games/{game2}"), None).await;
-    assert_eq!(g2["players"]["first"]["rating"], after["ratings"]["banqi"]["rating"]);
+    assert_eq!(
+        g2["players"]["first"]["rating"],
+        after["ratings"]["banqi"]["rating"]
+    );
     again.stop();
 }
 
@@ -617,7 +698,10 @@ async fn nothing_in_the_rating_json_depends_on_hidden_pieces() {
             }
         };
         let (_, sync) = join(addr, &game, token.as_deref()).await;
-        views.push((sync["state"]["players"].clone(), sync["state"]["rated"].clone()));
+        views.push((
+            sync["state"]["players"].clone(),
+            sync["state"]["rated"].clone(),
+        ));
     }
     assert!(views.iter().all(|v| *v == views[0]), "{views:?}");
     assert_eq!(views[0].0, start_info["players"]);

@@ -2,6 +2,7 @@
 //! and Banqi.
 #![forbid(unsafe_code)]
 
+mod admin;
 mod arbiter;
 mod arena;
 mod bench;
@@ -163,6 +164,16 @@ enum Command {
         /// The record file.
         file: PathBuf,
     },
+    /// Moderate accounts on the server's database: moderator flags, reports, notes,
+    /// closing (a running server picks changes up within 10 s; see docs/operations.md).
+    Admin {
+        /// The server's SQLite database file.
+        #[arg(long, default_value = "salpakan.db")]
+        db: PathBuf,
+        /// What to do.
+        #[command(subcommand)]
+        command: admin::AdminCommand,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -221,6 +232,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Serve { addr, db, limits } => serve::serve(&addr, &db, &limits),
+        Command::Admin { db, command } => admin::run(&db, &command),
         Command::Loadtest {
             games,
             rate,

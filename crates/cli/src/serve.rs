@@ -93,6 +93,16 @@ pub struct Limits {
     /// off the leaderboards.
     #[arg(long, default_value_t = 110.0)]
     pub provisional_rd: f64,
+    /// Logins (and registrations) per minute from one address, and to one account name.
+    #[arg(long, default_value_t = 10)]
+    pub logins_per_minute: u32,
+    /// Accounts one address may register per hour.
+    #[arg(long, default_value_t = 10)]
+    pub accounts_per_hour: u32,
+    /// The server is reached over HTTPS (behind a TLS proxy): the session cookie is sent
+    /// with `Secure`.
+    #[arg(long)]
+    pub secure_cookies: bool,
 }
 
 impl Limits {
@@ -142,6 +152,9 @@ impl Limits {
             trust_forwarded_for: self.trust_forwarded_for,
             leaderboard_min_games: self.leaderboard_min_games,
             provisional_rd: self.provisional_rd,
+            logins_per_minute: self.logins_per_minute,
+            accounts_per_hour: self.accounts_per_hour,
+            secure_cookies: self.secure_cookies,
             ..Config::default()
         };
         // Config names its settings by their flags.

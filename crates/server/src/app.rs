@@ -85,8 +85,10 @@ pub struct App {
     me: std::sync::Weak<App>,
     /// The store.
     pub store: Store,
-    /// Identities.
+    /// Identities: guests and accounts (this is [`App::accounts`]).
     pub identity: Arc<dyn Identity>,
+    /// Accounts, sessions, API tokens, moderators.
+    pub accounts: Arc<crate::account::Accounts>,
     secret: Vec<u8>,
     games: Mutex<HashMap<String, mpsc::Sender<Cmd>>>,
     seeks: Mutex<BTreeMap<String, Seek>>,
@@ -141,8 +143,18 @@ impl App {
             std::num::NonZeroU32::new(config.guests_per_minute).expect("checked"),
         )
         .allow_burst(std::num::NonZeroU32::new(config.guest_burst).expect("checked"));
-        let identity =
-            crate::identity::GuestIdentity::new(store.clone(), loaded.guests, config.time.now_ms());
+        let guests = crate::identity::GuestIdentity::new(
+            store.clone(),
+            std::mem::take(&mut loaded.guests),
+            config.time.now_ms(),
+        );
+        let config = Arc::new(config);
+        let accounts = crate::account::Accounts::new(
+            store.clone(),
+            guests,
+            std::mem::take(&mut loaded.accounts),
+            config.clone(),
+        );
         let (lobby_tx, _) = broadcast::channel(1024);
         let tables = crate::table::Tables::restore(std::mem::take(&mut loaded.tables));
         let started_unix_ms = std::time::SystemTime::now()
@@ -154,10 +166,11 @@ impl App {
             config.provisional_rd,
         );
         let app = Arc::new_cyclic(|me| App {
-            config: Arc::new(config),
+            config,
             me: me.clone(),
             store,
-            identity,
+            identity: accounts.clone(),
+            accounts,
             secret: loaded.secret,
             games: Mutex::new(HashMap::new()),
             seeks: Mutex::new(BTreeMap::new()),
@@ -403,12 +416,94 @@ impl App {
     /// A storage failure (nothing changed).
     pub async fn sign_out(&self, user: &str) -> Result<()> {
         self.identity.sign_out(user).await?;
+        self.close_connections(user);
+        Ok(())
+    }
+
+    /// Deletes account `user`: its games in progress are resigned, its sessions and tokens
+    /// end, its connections close, its name is free again, and every game it played shows
+    /// it as "deleted player" (stored games, running ones, the lists of games).
+    ///
+    /// # Errors
+    /// A storage failure (the account stays; games already resigned stay resigned).
+    pub async fn delete_account(&self, user: &str) -> Result<()> {
+        let games = self.games_of(user);
+        for (game, seat) in &games {
+            let tx = self.games.lock().expect("lock").get(game).cloned();
+            if let Some(tx) = tx {
+                let (rtx, rrx) = oneshot::channel();
+                let act = Cmd::Act {
+                    seat: *seat,
+                    act: crate::game::Act::Resign,
+                    reply: Some(rtx),
+                };
+                // A finished game refuses: nothing to do there.
+                if tx.send(act).await.is_ok() {
+                    let _ = rrx.await;
+                }
+            }
+        }
+        self.accounts.delete(user).await?;
+        let name = crate::account::DELETED_NAME;
+        for (game, seat) in &games {
+            let tx = self.games.lock().expect("lock").get(game).cloned();
+            if let Some(tx) = tx {
+                let _ = tx
+                    .send(Cmd::Rename {
+                        user: user.to_string(),
+                        name: name.to_string(),
+                    })
+                    .await;
+            }
+            let rename = |summary: &mut Value| {
+                let Ok(kind) = summary["kind"].as_str().unwrap_or("").parse::<GameKind>() else {
+                    return;
+                };
+                let p = &mut summary["players"][kind.seat_name(*seat)];
+                if p.is_object() {
+                    p["name"] = name.into();
+                }
+            };
+            if let Some(s) = self.live.lock().expect("lock").get_mut(game) {
+                rename(s);
+            }
+            for s in self.ended.lock().expect("lock").iter_mut() {
+                if s["game"] == game.as_str() {
+                    rename(s);
+                }
+            }
+        }
+        self.close_connections(user);
+        Ok(())
+    }
+
+    /// Closes the account named `name` (a moderator's decision): it cannot log in, its
+    /// sessions and API tokens end, its seat tokens change and its connections close. Its
+    /// games in progress go on without it (they end as abandoned or on time).
+    ///
+    /// # Errors
+    /// No such account (404), a storage failure.
+    pub async fn close_account(&self, name: &str) -> Result<()> {
+        let id = self.accounts.close_account(name).await?;
+        self.close_connections(&id);
+        Ok(())
+    }
+
+    /// Sets a moderator's note on the account named `name`.
+    ///
+    /// # Errors
+    /// No such account (404), a note over 500 characters (400), a storage failure.
+    pub async fn set_mark(&self, name: &str, note: &str) -> Result<()> {
+        self.accounts.set_mark(name, note).await
+    }
+
+    /// Closes `user`'s connections that said `hello` (signed out, closed or deleted).
+    fn close_connections(&self, user: &str) {
         if let Some(outs) = self.users.lock().expect("lock").remove(user) {
             for o in outs {
                 o.close_signed_out();
             }
         }
-        Ok(())
     }
 
     /// The games `user` sits in, with their seats.
@@ -654,6 +749,7 @@ impl App {
             .retain(|_, t| now.saturating_sub(*t) < self.config.seek_idle_ms);
         self.guest_limit.retain_recent();
         self.guest_limit.shrink_to_fit();
+        self.accounts.sweep();
     }
 
     /// Forgets guests unseen for longer than [`Config::guest_ttl_ms`] (and stores when the
@@ -664,6 +760,9 @@ impl App {
             Ok(0) => {}
             Ok(n) => tracing::info!(guests = n, "guests expired after long inactivity"),
             Err(e) => tracing::warn!(error = %e, "could not expire guests; will try again"),
+        }
+        for id in self.accounts.take_closed_by_admin() {
+            self.close_connections(&id);
         }
     }
 

@@ -67,6 +67,13 @@ pub struct Config {
     /// How often the housekeeping task runs: expiring seeks and guests, forgetting rate
     /// limits of addresses gone quiet, logging refusals (ms).
     pub sweep_ms: u64,
+    /// Logins (and registrations) per minute from one address, and to one name.
+    pub logins_per_minute: u32,
+    /// Accounts one address may register per hour.
+    pub accounts_per_hour: u32,
+    /// The server is reached over HTTPS (behind a TLS proxy): the session cookie is
+    /// `Secure`.
+    pub secure_cookies: bool,
     /// Take the client's address for per-address rate limits from the last
     /// `X-Forwarded-For` entry (behind a reverse proxy on the same host).
     pub trust_forwarded_for: bool,
@@ -120,6 +127,9 @@ impl Default for Config {
             chat_max: 1000,
             guest_ttl_ms: 90 * 24 * 3_600_000,
             sweep_ms: 10_000,
+            logins_per_minute: 10,
+            accounts_per_hour: 10,
+            secure_cookies: false,
             trust_forwarded_for: false,
             leaderboard_min_games: 5,
             provisional_rd: 110.0,
@@ -149,6 +159,8 @@ impl Config {
             ("ws-rate", u64::from(self.rate_per_s)),
             ("ws-burst", u64::from(self.burst)),
             ("sweep", self.sweep_ms),
+            ("logins-per-minute", u64::from(self.logins_per_minute)),
+            ("accounts-per-hour", u64::from(self.accounts_per_hour)),
         ];
         for (name, v) in positive {
             if v == 0 {

@@ -38,6 +38,12 @@ pub enum Error {
         "this needs a guest identity: send \"Authorization: Bearer <token>\" with the token from POST /api/guest"
     )]
     Unauthorized,
+    /// A login with an unknown name or a wrong password (the same answer for both).
+    #[error("wrong name or password")]
+    WrongLogin,
+    /// Nothing of that kind with that name or id (an account, an API token).
+    #[error("{0}")]
+    NotFound(String),
     /// The token is valid but not for this: another seat's token, someone else's seek.
     #[error("{0}")]
     Forbidden(String),
@@ -75,8 +81,9 @@ impl Error {
             Error::UnknownGame(_)
             | Error::UnknownSeek(_)
             | Error::UnknownTable(_)
-            | Error::UnknownCode => StatusCode::NOT_FOUND,
-            Error::Unauthorized => StatusCode::UNAUTHORIZED,
+            | Error::UnknownCode
+            | Error::NotFound(_) => StatusCode::NOT_FOUND,
+            Error::Unauthorized | Error::WrongLogin => StatusCode::UNAUTHORIZED,
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::Rejected(_) | Error::Move(_) => StatusCode::CONFLICT,
             Error::RateLimited(_) | Error::Limit(_) => StatusCode::TOO_MANY_REQUESTS,

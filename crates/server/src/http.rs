@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
+use crate::account::http::{bearer, caller};
 use crate::app::{App, Seek};
 use crate::bots::Bot;
 use crate::clock::TimeControl;
@@ -26,19 +27,9 @@ pub(crate) fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T> {
     serde_json::from_slice(body).map_err(|e| Error::BadRequest(format!("bad JSON body: {e}")))
 }
 
-fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
-}
-
+/// The caller: a Bearer guest or API token, else the session cookie.
 pub(crate) fn user(app: &App, headers: &HeaderMap) -> Result<User> {
-    let u = bearer(headers)
-        .and_then(|t| app.identity.authenticate(t))
-        .ok_or(Error::Unauthorized)?;
+    let u = caller(app, headers).ok_or(Error::Unauthorized)?;
     app.seen(&u.id);
     Ok(u)
 }
@@ -83,7 +74,8 @@ pub async fn guest(
     ))
 }
 
-/// `GET /api/me`: who the token belongs to, and their games with seat tokens.
+/// `GET /api/me`: who the token (or session cookie) belongs to, whether an account and a
+/// moderator, and their games with seat tokens.
 pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Value>> {
     let u = user(&app, &headers)?;
     let games: Vec<Value> = app
@@ -92,7 +84,8 @@ pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<
         .map(|(g, s)| json!({"game": g, "seat_index": s.index(), "seat_token": app.seat_token(&g, s)}))
         .collect();
     Ok(Json(
-        json!({"v": 1, "id": u.id, "name": u.name, "games": games}),
+        json!({"v": 1, "id": u.id, "name": u.name, "games": games, "account": u.account,
+               "moderator": app.accounts.is_moderator(&u.id)}),
     ))
 }
 

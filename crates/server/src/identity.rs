@@ -17,6 +17,8 @@ pub struct User {
     pub id: String,
     /// Display name.
     pub name: String,
+    /// Whether this is an account (or a bot's account); false for a guest.
+    pub account: bool,
 }
 
 /// A boxed future, for the dyn-compatible [`Identity`] trait.
@@ -128,6 +130,7 @@ impl GuestIdentity {
                     User {
                         id: g.id,
                         name: g.name,
+                        account: false,
                     },
                 )
             })
@@ -139,7 +142,8 @@ impl GuestIdentity {
         })
     }
 
-    fn forget(&self, user: &str) {
+    /// Forgets a guest in memory (its token no longer works); the caller stores that.
+    pub(crate) fn forget(&self, user: &str) {
         let Ok(mut ids) = self.by_id.write() else {
             return;
         };
@@ -165,6 +169,7 @@ impl Identity for GuestIdentity {
             let user = User {
                 id: id.clone(),
                 name: name.clone(),
+                account: false,
             };
             self.store
                 .write(vec![Op::Guest(GuestRow {

@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod account;
 pub(crate) mod app;
 pub(crate) mod bots;
 pub(crate) mod clock;
@@ -56,7 +57,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{StatusCode, header};
-use axum::routing::{any, get, post};
+use axum::routing::{any, delete, get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
@@ -66,6 +67,24 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/guest", post(http::guest))
         .route("/api/me", get(http::me))
         .route("/api/signout", post(http::sign_out))
+        .route("/api/accounts", post(account::http::register))
+        .route(
+            "/api/session",
+            post(account::http::login).delete(account::http::logout),
+        )
+        .route("/api/account", delete(account::http::delete))
+        .route(
+            "/api/account/password",
+            post(account::http::change_password),
+        )
+        .route(
+            "/api/account/tokens",
+            get(account::http::tokens).post(account::http::create_token),
+        )
+        .route(
+            "/api/account/tokens/{id}",
+            delete(account::http::revoke_token),
+        )
         .route("/api/lobby", get(http::lobby))
         .route("/api/bots", get(http::bots))
         .route("/api/seeks", post(http::create_seek))
@@ -100,6 +119,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/ws", get(ws::upgrade))
         .fallback(get(web_client))
         .layer(DefaultBodyLimit::max(64 * 1024))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            account::http::cookie_guard,
+        ))
         .layer(
             tower::ServiceBuilder::new()
                 .layer(TimeoutLayer::with_status_code(

@@ -155,10 +155,11 @@ pub(crate) enum ClientMsg {
 pub(crate) enum Request {
     /// `ping`.
     Ping,
-    /// `hello`: this guest's token.
+    /// `hello`: this guest's (or API) token; none to use the session cookie of the
+    /// WebSocket's upgrade request.
     Hello {
-        /// The guest token.
-        token: String,
+        /// The guest or API token.
+        token: Option<String>,
     },
     /// `lobby`: a snapshot, then updates.
     Lobby,
@@ -199,7 +200,7 @@ impl ClientMsg {
         Ok(match self {
             ClientMsg::Ping {} => Request::Ping,
             ClientMsg::Hello { token } => Request::Hello {
-                token: token.need("token")?,
+                token: token.optional("\"token\" is a string")?,
             },
             ClientMsg::Lobby {} => Request::Lobby,
             ClientMsg::Unlobby {} => Request::Unlobby,

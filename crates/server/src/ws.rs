@@ -34,7 +34,11 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(app): State<Arc<App>>,
     place: Option<Extension<Arc<crate::net::Place>>>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
+    // The session cookie (a cross-site upgrade carrying one was refused before this): it
+    // authenticates a `hello` without a token.
+    let cookie = crate::account::cookie_of(&headers).map(str::to_string);
     let limit = app.config.max_message.saturating_mul(4).max(64 * 1024);
     // Messages are small: a small read buffer (the default, 128 KiB, is zero-filled
     // before every read).
@@ -42,7 +46,7 @@ pub async fn upgrade(
         .max_frame_size(limit)
         .read_buffer_size(4096)
         .on_upgrade(move |s| async move {
-            connection(app, s).await;
+            connection(app, s, cookie).await;
             drop(place);
         })
 }
@@ -85,6 +89,8 @@ struct Conn {
     strikes: u32,
     out: Outbox,
     user: Option<User>,
+    /// The session cookie of the upgrade request.
+    cookie: Option<String>,
     joined: HashMap<String, (mpsc::Sender<Cmd>, Viewer)>,
     lobby: Option<tokio::task::JoinHandle<()>>,
 }
@@ -142,7 +148,7 @@ async fn write_frames(
     let _ = sink.close().await;
 }
 
-async fn connection(app: Arc<App>, socket: WebSocket) {
+async fn connection(app: Arc<App>, socket: WebSocket, cookie: Option<String>) {
     let (sink, mut stream) = socket.split();
     let (tx, rx) = mpsc::channel::<Frame>(1024);
     let out = Outbox::new(tx, app.config.max_queue_bytes);
@@ -161,6 +167,7 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         app,
         out,
         user: None,
+        cookie,
         joined: HashMap::new(),
         lobby: None,
     };
@@ -301,7 +308,7 @@ impl Conn {
         match r {
             Request::Ping => frame(&ServerMsg::Pong),
             Request::Hello { token } => {
-                let u = self.hello(&token).await?;
+                let u = self.hello(token.as_deref()).await?;
                 frame(&ServerMsg::Welcome {
                     user: &u.id,
                     name: &u.name,
@@ -354,13 +361,19 @@ impl Conn {
         }
     }
 
-    /// `hello`: this connection speaks for the guest of `token` from now on.
-    async fn hello(&mut self, token: &str) -> Result<User> {
-        let u = self
-            .app
-            .identity
-            .authenticate(token)
-            .ok_or(Error::Unauthorized)?;
+    /// `hello`: this connection speaks for the guest or account of `token` (or, without
+    /// one, of the upgrade request's session cookie) from now on.
+    async fn hello(&mut self, token: Option<&str>) -> Result<User> {
+        let u = match (token, &self.cookie) {
+            (Some(t), _) => self.app.identity.authenticate(t),
+            (None, Some(c)) => self.app.accounts.session_user(c),
+            (None, None) => {
+                return Err(Error::BadRequest(
+                    "this message needs \"token\" (a string), or a session cookie on the WebSocket's upgrade request".into(),
+                ));
+            }
+        }
+        .ok_or(Error::Unauthorized)?;
         if self.user.as_ref() != Some(&u) {
             // A new identity on this connection: nothing of the previous one stays (its
             // notifications, its seats).

@@ -274,6 +274,13 @@ pub enum Cmd {
         /// The summary.
         reply: oneshot::Sender<Value>,
     },
+    /// A player's account was deleted: its seat shows `name` from now on.
+    Rename {
+        /// The player's user id.
+        user: String,
+        /// The name shown.
+        name: String,
+    },
 }
 
 /// Where a game stands. The match exists exactly while it is being played or once it was
@@ -595,6 +602,13 @@ impl Game {
             }
             Cmd::Summary { reply } => {
                 let _ = reply.send(self.summary());
+            }
+            Cmd::Rename { user, name } => {
+                for p in &mut self.players {
+                    if p.user.as_deref() == Some(user.as_str()) {
+                        p.name.clone_from(&name);
+                    }
+                }
             }
         }
     }

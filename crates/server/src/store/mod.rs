@@ -7,6 +7,8 @@
 //! recipient was sent is not stored: it follows from these. A game is rebuilt on start-up
 //! by applying its events.
 
+mod accounts;
+mod migrate;
 mod rows;
 mod schema;
 mod writer;
@@ -23,6 +25,8 @@ use crate::error::{Error, Result};
 use rows::{events, game_row, load_tables};
 use schema::{EVENTS_INDEX, SCHEMA, WAL_RESTART_FRAMES, open_conn};
 use writer::{checkpointer, writer};
+
+pub use accounts::{AccountOp, AccountRow, AccountsLoaded, SessionRow, TokenRow};
 
 /// A stored game's creation request and seats.
 #[derive(Clone, Debug)]
@@ -107,6 +111,39 @@ pub enum Op {
     },
     /// Ratings, finished games of players, kudos and reports (`crate::rating_book`).
     Rating(crate::rating_book::RatingOp),
+    /// Accounts, sessions and API tokens.
+    Account(AccountOp),
+}
+
+/// For `salpakan admin`: opens the database at `path` (bringing its schema up to date, as
+/// a starting server does), applies `ops(id)` to the account named `name` and records the
+/// change for a server running on the same file to pick up (within its housekeeping
+/// period), in one transaction. Returns the account's id and name.
+///
+/// # Errors
+/// The database cannot be opened or written ([`Error::Start`]), or there is no such
+/// account ([`Error::NotFound`]).
+pub fn admin_change(
+    path: &Path,
+    name: &str,
+    ops: impl Fn(&str) -> Vec<AccountOp>,
+) -> Result<(String, String)> {
+    let mut c = prepare(path)?;
+    let key = crate::account::name_key(name);
+    accounts::admin_change(&mut c, &key, crate::account::unix_ms(), ops)
+        .map_err(|e| Error::Start(format!("cannot write the database {}: {e}", path.display())))?
+        .ok_or_else(|| Error::NotFound(format!("there is no account named {name:?}")))
+}
+
+/// For `salpakan admin reports`: every stored report (a table a later migration makes), as
+/// column-value pairs, oldest first; none when this database has no reports table.
+///
+/// # Errors
+/// The database cannot be opened or read ([`Error::Start`]).
+pub fn admin_reports(path: &Path) -> Result<Option<Vec<Vec<(String, rusqlite::types::Value)>>>> {
+    let c = prepare(path)?;
+    accounts::all_reports(&c)
+        .map_err(|e| Error::Start(format!("cannot read the database {}: {e}", path.display())))
 }
 
 /// A stored arbiter table: how it was created.
@@ -141,6 +178,8 @@ pub struct Loaded {
     pub finished: Vec<GameRow>,
     /// Every arbiter table with its events in order.
     pub tables: Vec<(TableRow, Vec<String>)>,
+    /// Accounts, sessions and API tokens.
+    pub accounts: AccountsLoaded,
 }
 
 fn storage(e: impl std::fmt::Display) -> Error {
@@ -160,6 +199,72 @@ pub fn stored_moves(db: &Path) -> Option<u64> {
     .and_then(|n| u64::try_from(n).ok())
 }
 
+/// Opens the database at `path` for writing, checks that it can be written, and brings its
+/// schema up to date: release 0.1's tables, the upgrades of databases made before it, then
+/// the migrations ([`migrate`]).
+///
+/// # Errors
+/// [`Error::Start`] with what to fix.
+fn prepare(path: &Path) -> Result<Connection> {
+    let cannot = |e: rusqlite::Error| {
+        Error::Start(format!(
+            "cannot use the database {}: {e}; check that the file and its folder exist, are writable by this user and that the disk has space",
+            path.display()
+        ))
+    };
+    let mut w = open_conn(path).map_err(cannot)?;
+    // A server that cannot write must not start (it would say "listening" and then
+    // refuse every game): write once now, in a transaction that changes nothing.
+    w.execute_batch(
+        "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
+         INSERT OR REPLACE INTO meta (key, value) VALUES ('write_check', 1);
+         DELETE FROM meta WHERE key='write_check'; COMMIT;",
+    )
+    .map_err(|e| {
+        let _ = w.execute_batch("ROLLBACK");
+        cannot(e)
+    })?;
+    // The writer's page cache holds the pages it inserts into (the default is 2 MB).
+    w.pragma_update(None, "cache_size", -131_072)
+        .map_err(storage)?;
+    w.execute_batch(SCHEMA).map_err(storage)?;
+    let events_sql: String = w
+        .query_row(
+            "SELECT sql FROM sqlite_master WHERE type='table' AND name='events'",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(storage)?;
+    if !events_sql.to_ascii_uppercase().contains("WITHOUT ROWID") {
+        w.execute_batch(EVENTS_INDEX).map_err(storage)?;
+    }
+    // Databases made before guests expired have no `seen` column.
+    let has_seen: bool = w
+        .query_row(
+            "SELECT COUNT(*) FROM pragma_table_info('guests') WHERE name='seen'",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .map_err(storage)?
+        > 0;
+    if !has_seen {
+        w.execute_batch("ALTER TABLE guests ADD COLUMN seen INTEGER NOT NULL DEFAULT 0")
+            .map_err(storage)?;
+    }
+    // Databases made before this also stored what each recipient was sent.
+    if events_sql.contains("p0 TEXT") {
+        w.execute_batch(
+            "ALTER TABLE events DROP COLUMN p0; ALTER TABLE events DROP COLUMN p1;
+             ALTER TABLE events DROP COLUMN spec;",
+        )
+        .map_err(storage)?;
+    }
+    // Release 0.1's schema is version 0; later tables come through the migrations.
+    migrate::migrate(&mut w)
+        .map_err(|e| Error::Start(format!("cannot use the database {}: {e}", path.display())))?;
+    Ok(w)
+}
+
 impl Store {
     /// Opens (creating if needed) the database at `path`, loads what a starting server needs
     /// and starts the writer thread.
@@ -175,63 +280,8 @@ impl Store {
     ///
     /// # Errors
     /// As [`Store::open`].
-    // Over 100 lines: the start-up steps in the order they must run (schema and migrations,
-    // the writer's and checkpointer's connections and threads, then loading), each short,
-    // read top to bottom; split, they would pass half a dozen connections and paths around.
     pub fn open_with(path: &Path, restart_frames: i64) -> Result<(Store, Loaded)> {
-        let cannot = |e: rusqlite::Error| {
-            Error::Start(format!(
-                "cannot use the database {}: {e}; check that the file and its folder exist, are writable by this user and that the disk has space",
-                path.display()
-            ))
-        };
-        let w = open_conn(path).map_err(cannot)?;
-        // A server that cannot write must not start (it would say "listening" and then
-        // refuse every game): write once now, in a transaction that changes nothing.
-        w.execute_batch(
-            "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
-             INSERT OR REPLACE INTO meta (key, value) VALUES ('write_check', 1);
-             DELETE FROM meta WHERE key='write_check'; COMMIT;",
-        )
-        .map_err(|e| {
-            let _ = w.execute_batch("ROLLBACK");
-            cannot(e)
-        })?;
-        // The writer's page cache holds the pages it inserts into (the default is 2 MB).
-        w.pragma_update(None, "cache_size", -131_072)
-            .map_err(storage)?;
-        w.execute_batch(SCHEMA).map_err(storage)?;
-        let events_sql: String = w
-            .query_row(
-                "SELECT sql FROM sqlite_master WHERE type='table' AND name='events'",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(storage)?;
-        if !events_sql.to_ascii_uppercase().contains("WITHOUT ROWID") {
-            w.execute_batch(EVENTS_INDEX).map_err(storage)?;
-        }
-        // Databases made before guests expired have no `seen` column.
-        let has_seen: bool = w
-            .query_row(
-                "SELECT COUNT(*) FROM pragma_table_info('guests') WHERE name='seen'",
-                [],
-                |r| r.get::<_, i64>(0),
-            )
-            .map_err(storage)?
-            > 0;
-        if !has_seen {
-            w.execute_batch("ALTER TABLE guests ADD COLUMN seen INTEGER NOT NULL DEFAULT 0")
-                .map_err(storage)?;
-        }
-        // Databases made before this also stored what each recipient was sent.
-        if events_sql.contains("p0 TEXT") {
-            w.execute_batch(
-                "ALTER TABLE events DROP COLUMN p0; ALTER TABLE events DROP COLUMN p1;
-                 ALTER TABLE events DROP COLUMN spec;",
-            )
-            .map_err(storage)?;
-        }
+        let w = prepare(path)?;
         let secret: Option<Vec<u8>> = w
             .query_row("SELECT value FROM meta WHERE key='secret'", [], |r| {
                 r.get(0)
@@ -294,6 +344,7 @@ impl Store {
             }
         }
         loaded.tables = load_tables(&w).map_err(storage)?;
+        loaded.accounts = accounts::load(&w).map_err(storage)?;
         let reader = open_conn(path).map_err(storage)?;
         // Checkpoints run on their own connection and thread, off the commit path.
         w.pragma_update(None, "wal_autocheckpoint", 0)
@@ -367,6 +418,21 @@ impl Store {
         tokio::task::spawn_blocking(move || {
             let c = reader.lock().map_err(|_| Error::Unavailable)?;
             f(&c).map_err(storage)
+        })
+        .await
+        .map_err(|_| Error::Unavailable)?
+    }
+
+    /// The accounts `salpakan admin` changed after change `seq`, as they are now, and the
+    /// last change's number.
+    ///
+    /// # Errors
+    /// A storage failure.
+    pub async fn admin_changes(&self, seq: i64) -> Result<(Vec<AccountRow>, i64)> {
+        let reader = self.reader.clone();
+        tokio::task::spawn_blocking(move || {
+            let c = reader.lock().map_err(|_| Error::Unavailable)?;
+            accounts::admin_changes(&c, seq).map_err(storage)
         })
         .await
         .map_err(|_| Error::Unavailable)?

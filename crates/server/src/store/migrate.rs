@@ -1,0 +1,174 @@
+//! Schema migrations: `PRAGMA user_version` says which migrations a database has had.
+//! Version 0 is a database written by release 0.1 (the tables of [`super::schema`]); each
+//! migration in [`MIGRATIONS`] takes it one version further, in one transaction (so that a
+//! migration is either wholly applied or not at all), in order.
+
+use rusqlite::{Connection, Transaction};
+
+/// One migration: the version it brings a database to and what it does.
+pub(super) struct Migration {
+    /// The version after it (1, 2, ...: its place in [`MIGRATIONS`] plus one).
+    pub(super) version: u32,
+    /// What it adds, for the log.
+    pub(super) what: &'static str,
+    /// The change, run inside the migration's transaction.
+    pub(super) apply: fn(&Transaction<'_>) -> rusqlite::Result<()>,
+}
+
+/// Every migration, in order. Append only: a released migration never changes.
+pub(super) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        what: "accounts, sessions and API tokens",
+        apply: |t| t.execute_batch(ACCOUNTS),
+    },
+    Migration {
+        version: 2,
+        what: "ratings and their history, players' finished games, kudos and reports",
+        apply: |t| t.execute_batch(crate::rating_book::MIGRATION_2),
+    },
+];
+
+/// Migration 1: accounts (a guest who registers keeps its id; its guest row goes), their
+/// sessions and API tokens (stored as SHA-256 hashes only), and the changes
+/// `salpakan admin` made for a running server to pick up.
+const ACCOUNTS: &str = "
+CREATE TABLE accounts (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  -- the name's confusable skeleton, lower case: unique among accounts not deleted
+  name_key TEXT UNIQUE,
+  -- argon2id PHC string; empty for a deleted account
+  password TEXT NOT NULL,
+  -- the secret its seat tokens derive from
+  key TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  seen INTEGER NOT NULL DEFAULT 0,
+  moderator INTEGER NOT NULL DEFAULT 0,
+  bot INTEGER NOT NULL DEFAULT 0,
+  closed INTEGER NOT NULL DEFAULT 0,
+  deleted INTEGER NOT NULL DEFAULT 0,
+  mark TEXT
+);
+CREATE TABLE sessions (
+  hash TEXT PRIMARY KEY,
+  account TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  seen INTEGER NOT NULL
+);
+CREATE INDEX sessions_account ON sessions (account);
+CREATE TABLE api_tokens (
+  id TEXT PRIMARY KEY,
+  account TEXT NOT NULL,
+  name TEXT NOT NULL,
+  hash TEXT NOT NULL UNIQUE,
+  created INTEGER NOT NULL,
+  last_used INTEGER
+);
+CREATE INDEX api_tokens_account ON api_tokens (account);
+-- what `salpakan admin` changed, for a running server to pick up
+CREATE TABLE admin_changes (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  account TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
+";
+
+/// The version a database has once every migration ran.
+#[must_use]
+pub(super) fn latest() -> u32 {
+    MIGRATIONS.last().map_or(0, |m| m.version)
+}
+
+/// What went wrong migrating.
+#[derive(Debug)]
+pub(super) enum MigrateError {
+    /// The database was written by a newer server (its version is past [`latest`]).
+    TooNew(u32),
+    /// SQLite refused; nothing of the failed migration was kept.
+    Sql(u32, rusqlite::Error),
+}
+
+impl std::fmt::Display for MigrateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MigrateError::TooNew(v) => write!(
+                f,
+                "the database has schema version {v} but this server knows versions up to {}; run the newer salpakan that wrote it, or restore a backup",
+                latest()
+            ),
+            MigrateError::Sql(v, e) => write!(
+                f,
+                "migration to schema version {v} failed and was rolled back: {e}"
+            ),
+        }
+    }
+}
+
+/// The database's schema version.
+///
+/// # Errors
+/// When SQLite cannot read it.
+pub(super) fn version(c: &Connection) -> rusqlite::Result<u32> {
+    c.query_row("PRAGMA user_version", [], |r| r.get::<_, u32>(0))
+}
+
+/// Runs every migration the database has not had, in order, each in its own transaction
+/// that also sets `user_version`. Returns the versions it applied.
+///
+/// # Errors
+/// A database newer than this server, or a migration SQLite refused (that migration left
+/// nothing; those before it stay applied).
+pub(super) fn migrate(c: &mut Connection) -> Result<Vec<u32>, MigrateError> {
+    let at = version(c).map_err(|e| MigrateError::Sql(0, e))?;
+    if at > latest() {
+        return Err(MigrateError::TooNew(at));
+    }
+    let mut done = Vec::new();
+    for m in MIGRATIONS.iter().filter(|m| m.version > at) {
+        let t = c
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| MigrateError::Sql(m.version, e))?;
+        (m.apply)(&t)
+            .and_then(|()| t.pragma_update(None, "user_version", m.version))
+            .map_err(|e| MigrateError::Sql(m.version, e))?;
+        // Dropped without a commit on an error above: rolled back.
+        t.commit().map_err(|e| MigrateError::Sql(m.version, e))?;
+        tracing::info!(version = m.version, what = m.what, "database migrated");
+        done.push(m.version);
+    }
+    Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Versions are 1, 2, ... in order: each migration's version is its place plus one.
+    #[test]
+    fn migrations_are_numbered_in_order_from_one() {
+        for (i, m) in MIGRATIONS.iter().enumerate() {
+            assert_eq!(m.version as usize, i + 1, "{}", m.what);
+        }
+    }
+
+    /// A fresh database gets every migration once; opening it again applies none.
+    #[test]
+    fn each_migration_runs_once_and_sets_user_version() {
+        let mut c = Connection::open_in_memory().unwrap();
+        c.execute_batch(super::super::schema::SCHEMA).unwrap();
+        let done = migrate(&mut c).unwrap();
+        assert_eq!(done, (1..=latest()).collect::<Vec<_>>());
+        assert_eq!(version(&c).unwrap(), latest());
+        assert!(migrate(&mut c).unwrap().is_empty());
+    }
+
+    /// A database from a newer server is refused, untouched.
+    #[test]
+    fn a_database_from_a_newer_server_is_refused() {
+        let mut c = Connection::open_in_memory().unwrap();
+        c.pragma_update(None, "user_version", latest() + 1).unwrap();
+        assert!(matches!(migrate(&mut c), Err(MigrateError::TooNew(_))));
+        assert_eq!(version(&c).unwrap(), latest() + 1);
+    }
+}

@@ -86,6 +86,13 @@ pub struct Limits {
     /// X-Forwarded-For entry (only behind a reverse proxy that sets it).
     #[arg(long)]
     pub trust_forwarded_for: bool,
+    /// Rated games a player needs before being listed on a leaderboard.
+    #[arg(long, default_value_t = 5)]
+    pub leaderboard_min_games: u64,
+    /// The rating deviation above which a rating is provisional (shown with "?") and kept
+    /// off the leaderboards.
+    #[arg(long, default_value_t = 110.0)]
+    pub provisional_rd: f64,
     /// Logins (and registrations) per minute from one address, and to one account name.
     #[arg(long, default_value_t = 10)]
     pub logins_per_minute: u32,
@@ -143,6 +150,8 @@ impl Limits {
             grace_ms: s(self.grace, "grace")?,
             setup_grace_ms: s(self.setup_grace, "setup-grace")?,
             trust_forwarded_for: self.trust_forwarded_for,
+            leaderboard_min_games: self.leaderboard_min_games,
+            provisional_rd: self.provisional_rd,
             logins_per_minute: self.logins_per_minute,
             accounts_per_hour: self.accounts_per_hour,
             secure_cookies: self.secure_cookies,
@@ -281,6 +290,7 @@ mod tests {
             (vec!["t", "--idle-timeout", "0"], "--idle-timeout"),
             (vec!["t", "--ping", "90"], "--ping"),
             (vec!["t", "--max-message", "10"], "--max-message"),
+            (vec!["t", "--provisional-rd", "0"], "--provisional-rd"),
             (vec!["t", "--chat-keep", "5000"], "--chat-keep"),
             (vec!["t", "--guests-per-minute", "0"], "--guests-per-minute"),
             (vec!["t", "--max-queue-kib", "1"], "--max-queue-kib"),

@@ -35,6 +35,22 @@ pub struct Seek {
     pub seat: Option<Seat>,
     /// Listed in the lobby (a seek) or only by link (a challenge).
     pub public: bool,
+    /// Rated (only between accounts, on a board, with a clock).
+    pub rated: bool,
+    /// The board of its options, none when they are casual only.
+    pub board: Option<&'static str>,
+    /// The least completion rate (percent) an acceptor must have.
+    pub min_completion: Option<u8>,
+    /// The lowest rating on the board an acceptor may have.
+    pub rating_min: Option<i64>,
+    /// The highest rating on the board an acceptor may have.
+    pub rating_max: Option<i64>,
+    /// The creator's rating on the board, when an account.
+    pub by_rating: Option<i64>,
+    /// Whether that rating is provisional.
+    pub by_provisional: bool,
+    /// The creator's completion rate (percent), none before 5 games.
+    pub by_completion: Option<i64>,
 }
 
 impl Seek {
@@ -43,7 +59,11 @@ impl Seek {
     pub fn json(&self) -> Value {
         json!({"id": self.id, "by": self.user.name, "by_id": self.user.id, "kind": self.kind.name(),
                "options": wire::options_json(&self.spec), "clock": self.clock,
-               "seat": self.seat.map(|s| self.kind.seat_name(s)), "public": self.public})
+               "seat": self.seat.map(|s| self.kind.seat_name(s)), "public": self.public,
+               "rated": self.rated, "board": self.board, "min_completion": self.min_completion,
+               "rating_min": self.rating_min, "rating_max": self.rating_max,
+               "by_account": self.user.account, "by_rating": self.by_rating,
+               "by_provisional": self.by_provisional, "by_completion": self.by_completion})
     }
 }
 
@@ -89,6 +109,12 @@ pub struct App {
     bot_games: Mutex<HashMap<String, std::collections::HashSet<String>>>,
     /// The arbiter tables for physical boards.
     pub(crate) tables: crate::table::Tables,
+    /// Ratings and completion counts.
+    pub(crate) book: crate::rating_book::Book,
+    /// The wall clock (Unix ms) when the time source read 0.
+    started_unix_ms: u64,
+    /// Reports each player may still file (per user).
+    pub(crate) report_limit: governor::DefaultKeyedRateLimiter<String>,
 }
 
 /// Random bytes in a game or seek id (96 bits: not guessable).
@@ -131,6 +157,14 @@ impl App {
         );
         let (lobby_tx, _) = broadcast::channel(1024);
         let tables = crate::table::Tables::restore(std::mem::take(&mut loaded.tables));
+        let started_unix_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(0))
+            .saturating_sub(config.time.now_ms());
+        let book = crate::rating_book::Book::new(
+            store.read_now(crate::rating_book::load)?,
+            config.provisional_rd,
+        );
         let app = Arc::new_cyclic(|me| App {
             config,
             me: me.clone(),
@@ -152,6 +186,9 @@ impl App {
             seen: Mutex::new(HashMap::new()),
             bot_games: Mutex::new(HashMap::new()),
             tables,
+            book,
+            started_unix_ms,
+            report_limit: governor::RateLimiter::keyed(crate::reputation::report_quota()),
         });
         for row in &loaded.finished {
             app.index_players(row);
@@ -194,6 +231,14 @@ impl App {
     #[must_use]
     pub fn now(&self) -> u64 {
         self.config.time.now_ms()
+    }
+
+    /// Now as Unix ms, for what is stored and shown as a date (rated games, history,
+    /// kudos, reports): the wall clock when the server started plus the configured time
+    /// source's time since (so that tests move it with their manual clock).
+    #[must_use]
+    pub fn wall_ms(&self) -> u64 {
+        self.started_unix_ms + self.now()
     }
 
     fn index_players(&self, row: &GameRow) {
@@ -277,8 +322,16 @@ impl App {
     ///
     /// # Errors
     /// A storage failure.
-    pub async fn create_game(self: &Arc<Self>, spec: NewGame) -> Result<String> {
+    pub async fn create_game(self: &Arc<Self>, mut spec: NewGame) -> Result<String> {
         let id = random_hex(ID_BYTES);
+        // Each seat shows its rating on the game's board as it is now (a rematch's too).
+        let board = crate::rating::board_of(&spec.spec);
+        for p in &mut spec.players {
+            if board.is_none() {
+                p.rated = false;
+            }
+            self.book.fill(p, board);
+        }
         let row = GameRow {
             id: id.clone(),
             kind: spec.kind.name().into(),
@@ -787,5 +840,11 @@ impl Host for App {
     }
     fn limited(&self, why: String) -> Error {
         App::limited(self, why)
+    }
+    fn game_over(&self, end: &crate::rating_book::GameEnd<'_>) -> crate::rating_book::Finished {
+        self.book.game_over(end, self.wall_ms())
+    }
+    fn game_over_failed(&self, f: crate::rating_book::Finished) {
+        self.book.undo(f);
     }
 }

@@ -77,6 +77,11 @@ pub struct Config {
     /// Take the client's address for per-address rate limits from the last
     /// `X-Forwarded-For` entry (behind a reverse proxy on the same host).
     pub trust_forwarded_for: bool,
+    /// Rated games a player needs to be listed on a leaderboard (`--leaderboard-min-games`).
+    pub leaderboard_min_games: u64,
+    /// The rating deviation above which a rating is provisional (shown with `?`) and kept
+    /// off the leaderboards (`--provisional-rd`).
+    pub provisional_rd: f64,
 }
 
 impl std::fmt::Debug for Config {
@@ -126,6 +131,8 @@ impl Default for Config {
             accounts_per_hour: 10,
             secure_cookies: false,
             trust_forwarded_for: false,
+            leaderboard_min_games: 5,
+            provisional_rd: 110.0,
         }
     }
 }
@@ -170,6 +177,12 @@ impl Config {
             return Err(Error::Start(
                 "--max-queue-kib must be at least 64 KiB".into(),
             ));
+        }
+        if !(self.provisional_rd > 0.0 && self.provisional_rd <= crate::rating::START_RD) {
+            return Err(Error::Start(format!(
+                "--provisional-rd is a rating deviation above 0 and at most {}",
+                crate::rating::START_RD
+            )));
         }
         if self.chat_keep == 0 || self.chat_keep > self.chat_max {
             return Err(Error::Start("--chat-keep is 1 to --chat-max".into()));

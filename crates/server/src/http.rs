@@ -120,6 +120,14 @@ struct GameReq {
     seat: Option<String>,
     #[serde(default)]
     bot: Option<String>,
+    #[serde(default)]
+    rated: bool,
+    #[serde(default)]
+    min_completion: Option<u8>,
+    #[serde(default)]
+    rating_min: Option<i64>,
+    #[serde(default)]
+    rating_max: Option<i64>,
 }
 
 struct Checked {
@@ -162,6 +170,24 @@ fn new_seek(app: &App, headers: &HeaderMap, body: &Bytes, public: bool) -> Resul
         ));
     }
     let c = check_game(&req)?;
+    let board = crate::rating::board_of(&c.spec);
+    crate::reputation::check_seek_terms(
+        &u,
+        board,
+        c.clock.is_some(),
+        req.rated,
+        req.min_completion,
+        req.rating_min,
+        req.rating_max,
+    )?;
+    let (by_rating, by_provisional) = match board {
+        Some(b) if u.account => {
+            let (r, p) = app.book.shown(&u.id, b);
+            (Some(r), p)
+        }
+        _ => (None, false),
+    };
+    let by_completion = app.book.completion(&u.id);
     let seek = Seek {
         id: random_hex(crate::app::ID_BYTES),
         user: u,
@@ -170,6 +196,14 @@ fn new_seek(app: &App, headers: &HeaderMap, body: &Bytes, public: bool) -> Resul
         clock: c.clock,
         seat: c.seat,
         public,
+        rated: req.rated,
+        board,
+        min_completion: req.min_completion,
+        rating_min: req.rating_min,
+        rating_max: req.rating_max,
+        by_rating,
+        by_provisional,
+        by_completion,
     };
     app.add_seek(seek.clone())?;
     Ok(seek)
@@ -235,7 +269,7 @@ pub async fn accept_seek(
         Some(s) if s.user.id == u.id => {
             return Err(Error::Rejected("you cannot accept your own seek".into()));
         }
-        Some(_) => {}
+        Some(s) => crate::reputation::check_acceptor(&app, &s, &u)?,
         None => return Err(Error::UnknownSeek(short(&id))),
     }
     let s = app.take_seek(&id).ok_or(Error::UnknownSeek(short(&id)))?;
@@ -248,12 +282,16 @@ pub async fn accept_seek(
         Player {
             user: Some(s.user.id.clone()),
             name: s.user.name.clone(),
-            bot: None,
+            account: s.user.account,
+            rated: s.rated,
+            ..Player::default()
         },
         Player {
             user: Some(u.id.clone()),
             name: u.name.clone(),
-            bot: None,
+            account: u.account,
+            rated: s.rated,
+            ..Player::default()
         },
     ];
     if creator_seat == Seat::Second {
@@ -289,8 +327,25 @@ pub async fn bot_game(
     let u = user(&app, &headers)?;
     let req: GameReq = parse(&body)?;
     let c = check_game(&req)?;
+    if req.rated
+        || req.min_completion.is_some()
+        || req.rating_min.is_some()
+        || req.rating_max.is_some()
+    {
+        return Err(Error::BadRequest(
+            "a bot game takes no \"rated\", \"min_completion\" or rating range: games against bots move only the bot's rating (see docs/ratings.md)".into(),
+        ));
+    }
     let bot = Bot::parse(req.bot.as_deref().unwrap_or("random"))?;
     app.check_bot_games(&u.id)?;
+    // A built-in bot is rated from its games against accounts on a board (its own account
+    // holds the rating); the player's rating does not move.
+    let board = crate::rating::board_of(&c.spec);
+    let bot_account = if u.account && board.is_some() && Bot::names().contains(&bot.spec()) {
+        Some(app.accounts.bot_account(&bot.spec()).await?.id)
+    } else {
+        None
+    };
     let seat = c.seat.unwrap_or(if random_u64() & 1 == 0 {
         Seat::First
     } else {
@@ -299,12 +354,17 @@ pub async fn bot_game(
     let human = Player {
         user: Some(u.id.clone()),
         name: u.name.clone(),
-        bot: None,
+        account: u.account,
+        ..Player::default()
     };
     let machine = Player {
         user: None,
         name: format!("bot {}", bot.spec()),
         bot: Some(bot.spec()),
+        account: bot_account.is_some(),
+        rated: bot_account.is_some(),
+        bot_account,
+        ..Player::default()
     };
     let players = if seat == Seat::First {
         [human, machine]

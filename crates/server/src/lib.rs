@@ -33,7 +33,11 @@ pub(crate) mod game;
 mod http;
 pub(crate) mod identity;
 mod net;
+mod profile;
 mod protocol;
+pub(crate) mod rating;
+pub(crate) mod rating_book;
+mod reputation;
 pub(crate) mod store;
 pub(crate) mod table;
 mod ws;
@@ -96,6 +100,16 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}", get(http::game))
         .route("/api/games/{id}/seat", get(http::my_seat))
         .route("/api/games/{id}/record", get(http::record))
+        .route("/api/games/{id}/kudos", post(reputation::kudos))
+        .route("/api/reports", post(reputation::report))
+        .route("/api/moderation/reports", get(reputation::reports))
+        .route(
+            "/api/moderation/accounts/{name}",
+            post(reputation::moderate),
+        )
+        .route("/api/leaderboard/{board}", get(profile::leaderboard))
+        .route("/api/players/{name}", get(profile::player))
+        .route("/api/players/{name}/games", get(profile::games))
         .route("/api/tables", post(table::http::create))
         .route("/api/tables/join", post(table::http::join))
         .route("/api/tables/{id}", get(table::http::view))

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::{Arb, Game, Phase, viewer_of};
 use crate::error::{Error, Result};
+use crate::rating_book::GameEnd;
 use crate::store::{EventRow, Op};
 
 /// Each recipient's view of one event as JSON text (seat 0, seat 1, spectators); `null`
@@ -69,11 +70,19 @@ impl Game {
                 result: self.result_json().to_string(),
             });
         }
+        if let Some(f) = &mut self.finishing {
+            // The ratings move in the same transaction as the result.
+            ops.append(&mut f.ops);
+        }
         if let Err(e) = self.env.store.write(ops).await {
             tracing::error!(game = %self.id, error = %e, "could not store an event; reloading the game");
+            if let Some(f) = self.finishing.take() {
+                self.env.host.game_over_failed(f);
+            }
             self.broken = true;
             return Err(e);
         }
+        self.finishing = None;
         self.refresh_legal();
         self.fan_out(first);
         let host = &self.env.host;
@@ -265,6 +274,12 @@ impl Game {
     /// The end: the clocks stop, the match concludes (unless it ended on the board), and
     /// the game is over.
     fn apply_end(&mut self, o: Outcome, now: u64, views: bool) -> Result<Views> {
+        // The seat whose clock ran, and its time left when its turn began: all of it was
+        // spent without a move when that seat lost on time.
+        let turn = self
+            .clocks
+            .running
+            .map(|(s, _)| (s, self.clocks.remaining[s.index()]));
         match &mut self.phase {
             Phase::Playing { m, .. } if m.outcome().is_none() => {
                 m.conclude(o)
@@ -287,7 +302,22 @@ impl Game {
         if !views {
             return Ok(Views::default());
         }
-        Ok(public(&json!({"type": "end", "result": self.result_json(),
-                          "clocks": self.clocks.json(self.kind, now), "reveal": self.reveal()})))
+        let f = self.env.host.game_over(&GameEnd {
+            game: &self.id,
+            kind: self.kind,
+            board: self.board,
+            players: &self.players,
+            winner: o.winner,
+            reason: o.reason,
+            turn,
+        });
+        self.rating_change.clone_from(&f.ratings);
+        self.finishing = Some(f);
+        let mut end = json!({"type": "end", "result": self.result_json(),
+                             "clocks": self.clocks.json(self.kind, now), "reveal": self.reveal()});
+        if let Some(r) = &self.rating_change {
+            end["ratings"] = r.clone();
+        }
+        Ok(public(&end))
     }
 }

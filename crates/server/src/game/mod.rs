@@ -42,6 +42,7 @@ use crate::clock::{Clocks, StoredClocks, TimeControl};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::protocol::Frame;
+use crate::rating_book::{Finished, GameEnd};
 use crate::store::{EventRow, GameRow, Store};
 
 pub use outbox::Outbox;
@@ -65,6 +66,10 @@ pub trait Host: Send + Sync + 'static {
     fn seat_token(&self, game: &str, seat: Seat) -> String;
     /// Counts a refusal by a limit and returns its error.
     fn limited(&self, why: String) -> Error;
+    /// A game ends: the ratings and reputation rows to store with its result.
+    fn game_over(&self, end: &GameEnd<'_>) -> Finished;
+    /// The result of [`Host::game_over`] could not be stored: take it back.
+    fn game_over_failed(&self, f: Finished);
 }
 
 /// The narrow handle a game holds: the store, the settings and its [`Host`].
@@ -101,7 +106,7 @@ pub struct NewGame {
 }
 
 /// One seat's occupant.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Player {
     /// The user's id (none for a bot).
     pub user: Option<String>,
@@ -109,6 +114,29 @@ pub struct Player {
     pub name: String,
     /// The bot's spec, for a bot seat.
     pub bot: Option<String>,
+    /// An account (or a built-in bot's account), not a guest.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub account: bool,
+    /// The seat's rating moves with this game's result (`docs/ratings.md`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// The built-in bot's account id, for a bot seat on a board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_account: Option<String>,
+    /// The seat's rating on the game's board when the game was created (accounts only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i64>,
+    /// Whether that rating was provisional.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub provisional: bool,
+}
+
+impl Player {
+    /// The id its rating is kept under: the user's, or the bot's account.
+    #[must_use]
+    pub fn rating_id(&self) -> Option<&str> {
+        self.user.as_deref().or(self.bot_account.as_deref())
+    }
 }
 
 /// The server's own account of one event: what is stored and applied again on restart.
@@ -375,6 +403,12 @@ pub struct Game {
     bot_busy: [bool; 2],
     me: mpsc::WeakSender<Cmd>,
     broken: bool,
+    /// The game's rating board, none for casual-only options.
+    board: Option<&'static str>,
+    /// What the end being committed changes in the ratings (stored with the result).
+    finishing: Option<Finished>,
+    /// The rating changes of the end, for `sync` and the summary (until a restart).
+    rating_change: Option<Value>,
 }
 
 /// A recipient's index in a game's frames: the seat's index, 2 for spectators.
@@ -437,7 +471,11 @@ impl Game {
             bot_busy: [false, false],
             me: mpsc::channel(1).0.downgrade(),
             broken: false,
+            board: None,
+            finishing: None,
+            rating_change: None,
         };
+        g.board = crate::rating::board_of(&g.spec);
         for e in events {
             let arb: Arb = serde_json::from_str(&e.arb).map_err(storage)?;
             g.apply(&arb, now, false)?;

@@ -250,14 +250,25 @@ impl Game {
         )
     }
 
-    /// The players as clients see them: `{"<seat>":{"name":..,"bot":..},..}`.
+    /// The players as clients see them:
+    /// `{"<seat>":{"name":..,"bot":..,"account":..,"rating":..,"provisional":..},..}` (the
+    /// ratings as they were when the game was created: nothing here changes before the end).
     fn players_json(&self) -> Value {
         let mut players = serde_json::Map::new();
         for s in Seat::BOTH {
             let p = &self.players[s.index()];
-            players.insert(self.name(s).into(), json!({"name": p.name, "bot": p.bot}));
+            players.insert(
+                self.name(s).into(),
+                json!({"name": p.name, "bot": p.bot, "account": p.account,
+                       "rating": p.rating, "provisional": p.provisional}),
+            );
         }
         Value::Object(players)
+    }
+
+    /// Whether the game is rated: its human seats' ratings move with its result.
+    pub(super) fn rated(&self) -> bool {
+        self.players.iter().all(|p| p.rated)
     }
 
     /// Everything that was hidden, for after the end: both armies or the deal, the salts,
@@ -309,8 +320,11 @@ impl Game {
             "setups": setups, "clocks": self.clocks.json(kind, now),
             "draw_offer": self.phase.draw_offer().map(|s| self.name(s)),
             "rematch_offer": rematch_offer.map(|s| self.name(s)),
-            "rematch": rematch, "result": self.result_json(),
+            "rematch": rematch, "result": self.result_json(), "rated": self.rated(),
         });
+        if let Some(r) = &self.rating_change {
+            st["ratings"] = r.clone();
+        }
         if let Some(s) = viewer.seat() {
             st["your_setup"] = self.setups[s.index()].clone().unwrap_or(Value::Null);
             st["chat"] = Value::Array(self.chat.iter().cloned().collect());
@@ -350,11 +364,16 @@ impl Game {
 
     /// Public facts for the lobby and the HTTP API.
     pub(super) fn summary(&self) -> Value {
-        json!({"game": self.id, "kind": self.kind.name(), "options": self.options,
+        let mut s = json!({"game": self.id, "kind": self.kind.name(), "options": self.options,
                "clock": self.clocks.control, "players": self.players_json(),
                "status": self.phase.name(), "public": self.public,
                "ply": self.phase.m().map_or(0, |m| m.ply()), "ver": self.ver(),
-               "result": self.result_json(), "rematch": self.phase.rematch().1})
+               "result": self.result_json(), "rematch": self.phase.rematch().1,
+               "rated": self.rated(), "board": self.board});
+        if let Some(r) = &self.rating_change {
+            s["ratings"] = r.clone();
+        }
+        s
     }
 
     /// The lobby entry: the summary while public and not over.

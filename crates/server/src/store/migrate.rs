@@ -16,11 +16,18 @@ pub(super) struct Migration {
 }
 
 /// Every migration, in order. Append only: a released migration never changes.
-pub(super) const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    what: "accounts, sessions and API tokens",
-    apply: |t| t.execute_batch(ACCOUNTS),
-}];
+pub(super) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        what: "accounts, sessions and API tokens",
+        apply: |t| t.execute_batch(ACCOUNTS),
+    },
+    Migration {
+        version: 2,
+        what: "ratings and their history, players' finished games, kudos and reports",
+        apply: |t| t.execute_batch(crate::rating_book::MIGRATION_2),
+    },
+];
 
 /// Migration 1: accounts (a guest who registers keeps its id; its guest row goes), their
 /// sessions and API tokens (stored as SHA-256 hashes only), and the changes

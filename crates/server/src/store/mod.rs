@@ -109,6 +109,8 @@ pub enum Op {
         /// The table's own account of it (JSON of `crate::table::TableArb`); holds secrets.
         body: String,
     },
+    /// Ratings, finished games of players, kudos and reports (`crate::rating_book`).
+    Rating(crate::rating_book::RatingOp),
     /// Accounts, sessions and API tokens.
     Account(AccountOp),
 }
@@ -403,6 +405,24 @@ impl Store {
         self.fail.store(n, Ordering::Relaxed);
     }
 
+    /// Runs the read `f` on the reader connection, off the async threads.
+    ///
+    /// # Errors
+    /// A storage failure.
+    pub async fn read<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    {
+        let reader = self.reader.clone();
+        tokio::task::spawn_blocking(move || {
+            let c = reader.lock().map_err(|_| Error::Unavailable)?;
+            f(&c).map_err(storage)
+        })
+        .await
+        .map_err(|_| Error::Unavailable)?
+    }
+
     /// The accounts `salpakan admin` changed after change `seq`, as they are now, and the
     /// last change's number.
     ///
@@ -416,6 +436,15 @@ impl Store {
         })
         .await
         .map_err(|_| Error::Unavailable)?
+    }
+
+    /// Runs the read `f` on the reader connection now (at start-up, before serving).
+    ///
+    /// # Errors
+    /// A storage failure.
+    pub fn read_now<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
+        let c = self.reader.lock().map_err(|_| Error::Unavailable)?;
+        f(&c).map_err(storage)
     }
 
     /// Loads one game (finished or not) with its events.

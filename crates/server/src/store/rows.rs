@@ -124,6 +124,7 @@ pub(super) fn apply(c: &Connection, op: &Op) -> rusqlite::Result<()> {
             )?
             .execute(params![table, i64::try_from(*n).unwrap_or(i64::MAX), body])?;
         }
+        Op::Rating(op) => crate::rating_book::apply(c, op)?,
         Op::Account(a) => super::accounts::apply(c, a)?,
     }
     Ok(())

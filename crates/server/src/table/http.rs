@@ -88,7 +88,7 @@ async fn start_game(app: &Arc<App>, t: &mut Table) -> Result<()> {
         Player {
             user: Some(user),
             name,
-            bot: None,
+            ..Player::default()
         }
     });
     let game = app

@@ -8,7 +8,7 @@
 // shoots: the first visit, the lobby (also in Filipino and Chinese), the settings, the setup
 // editor of each game that has one, a game in progress of each game, a battle announcement,
 // the end screen, a replay and each rules page; then three accounts play rated games (the
-// server runs with `--leaderboard-min-games 1 --provisional-rd 400`) for the leaderboard
+// server runs with `--leaderboard-min-games 1 --provisional-rd 349`) for the leaderboard
 // and a profile with its rating chart.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';

@@ -68,8 +68,10 @@ export function ratingChart(history, board) {
   svg.append(s('circle', { cx: lx, cy: ly, r: 4, class: 'dot' }),
     s('text', { x: lx - 6, y: ly - 8 < top + 4 ? ly + 16 : ly - 8, 'text-anchor': 'end', class: 'value' }, String(Math.round(last))));
   // the days of the first and last rated games under the ends of the line
-  svg.append(s('text', { x: left, y: H - 6, 'text-anchor': 'start', class: 'axis' }, dayText(pts[0][0])));
-  if (pts.length > 1) svg.append(s('text', { x: W - right, y: H - 6, 'text-anchor': 'end', class: 'axis' }, dayText(pts[pts.length - 1][0])));
+  // (one day said once when every game was on it)
+  const firstDay = dayText(pts[0][0]), lastDay = dayText(pts[pts.length - 1][0]);
+  svg.append(s('text', { x: left, y: H - 6, 'text-anchor': 'start', class: 'axis' }, firstDay));
+  if (lastDay !== firstDay) svg.append(s('text', { x: W - right, y: H - 6, 'text-anchor': 'end', class: 'axis' }, lastDay));
   return svg;
 }
 
@@ -126,7 +128,8 @@ function drawProfile(root, p) {
     : null;
   const games = h('ul', { class: 'list history', id: 'history', 'aria-label': P.games });
   const more = h('button', { class: 'btn small', type: 'button', hidden: true }, P.more);
-  const history = h('section', { class: 'card', 'aria-labelledby': 'games-title' }, h('h2', { id: 'games-title' }, P.games), games, more);
+  const history = h('section', { class: 'card games-card', 'aria-labelledby': 'games-title' }, h('h2', { id: 'games-title' }, P.games), games, more);
+  // two columns on a wide screen; on a phone one: ratings, reputation, record, then the games
   replace(root, head, h('div', { class: 'profile-grid' }, h('div', { class: 'profile-main' }, ratings, history), h('div', { class: 'profile-side' }, reputation, record)));
   /** @type {string|null} */
   let cursor = null;

@@ -9,7 +9,7 @@
 // editor of each game that has one, a game in progress of each game, a battle announcement,
 // the end screen, a replay and each rules page; then three accounts play rated games (the
 // server runs with `--leaderboard-min-games 1 --provisional-rd 349`) for the leaderboard
-// and a profile with its rating chart.
+// and a profile with its rating chart, and a rated game's end with the rating changes.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -145,7 +145,6 @@ try {
     const players = [];
     for (const name of names) {
       const p = await newPage(chrome.browser, DESKTOP, { locale: 'en-US', reducedMotion: 'reduce' });
-      p.page.on('dialog', (d) => d.accept());
       await register(p.page, server.url, name, 'screenshot password');
       players.push(p.page);
     }
@@ -154,6 +153,9 @@ try {
     for (const [a, b, loser] of /** @type {const} */ ([[malaya, bayani, 'b'], [dalisay, malaya, 'a'], [bayani, dalisay, 'b'], [malaya, dalisay, 'a'], [bayani, malaya, 'a'], [malaya, bayani, 'b']])) {
       await ratedGame(a, b, server.url, loser);
     }
+    // the last game's end as its winner sees it: the rating changes on the end screen
+    await malaya.locator('.end-ratings').waitFor();
+    await both(malaya, 'end-rated');
     await malaya.goto(`${server.url}/leaderboard/generals`);
     await malaya.locator('#leaderboard').waitFor();
     await both(malaya, 'leaderboard');

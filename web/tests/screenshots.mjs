@@ -155,6 +155,7 @@ try {
     }
     // the last game's end as its winner sees it: the rating changes on the end screen
     await malaya.locator('.end-ratings').waitFor();
+    await malaya.waitForTimeout(4500); // the "seek created" toast has gone
     await both(malaya, 'end-rated');
     await malaya.goto(`${server.url}/leaderboard/generals`);
     await malaya.locator('#leaderboard').waitFor();

@@ -908,3 +908,22 @@ async fn start_with_db(db: &std::path::Path, config: Config) -> salpakan_server:
         .await
         .unwrap()
 }
+
+/// A built-in bot's account (for ratings): made once per bot name, marked as a bot, its
+/// name taken, and nobody can log in to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_account_is_made_once_and_cannot_be_logged_in_to() {
+    logs();
+    let s = start("acc-bot").await;
+    let accounts = &s.server.app.accounts;
+    let a = accounts.bot_account("mcts:ms=300").await.unwrap();
+    let b = accounts.bot_account("mcts:ms=300").await.unwrap();
+    assert_eq!(a, b);
+    assert!(a.account);
+    assert!(accounts.info(&a.id).unwrap().bot);
+    let (st, _, _) = login(s.addr(), "mcts:ms=300", "").await;
+    assert_eq!(st, 401);
+    // A person's account name cannot be a bot's.
+    register(s.addr(), "greedy", "correct horse", None).await;
+    assert!(accounts.bot_account("greedy").await.is_err());
+}

@@ -55,7 +55,7 @@ pub async fn leaderboard(
             c.prepare(
                 "SELECT r.user, r.rating, r.rd, r.games,
                    (SELECT h.rating FROM rating_history h WHERE h.user = r.user AND h.board = r.board
-                      AND h.at <= ?5 ORDER BY h.at DESC LIMIT 1)
+                      AND h.at <= ?5 ORDER BY h.at DESC, h.rowid DESC LIMIT 1)
                  FROM ratings r WHERE r.board = ?1 AND r.games >= ?2 AND r.rd <= ?3 AND r.last >= ?4
                  ORDER BY r.rating DESC LIMIT 1000",
             )?
@@ -132,7 +132,7 @@ pub async fn player(
                 })?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             let history = c
-                .prepare("SELECT board, at, rating FROM rating_history WHERE user=?1 ORDER BY at")?
+                .prepare("SELECT board, at, rating FROM rating_history WHERE user=?1 ORDER BY at, rowid")?
                 .query_map([&id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             let record = c

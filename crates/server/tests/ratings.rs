@@ -714,3 +714,137 @@ async fn nothing_in_the_rating_json_depends_on_hidden_pieces() {
     assert_eq!(ea["e"]["ratings"], eb["e"]["ratings"]);
     assert!(ea["e"]["ratings"]["first"]["diff"].as_i64().unwrap() > 0);
 }
+
+/// A bot game on a board against an account moves the bot's rating only; the bot has an
+/// account of its own with a profile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_game_moves_only_the_bots_rating() {
+    let ts = start("bot-rating").await;
+    let addr = ts.addr();
+    let ana = account(addr, "Ana").await;
+    let (st, g) = post(
+        addr,
+        "/api/bot-games",
+        &ana,
+        json!({"game": "banqi", "bot": "greedy", "seat": "first"}),
+    )
+    .await;
+    assert_eq!(st, 200, "{g}");
+    let game = g["game"].as_str().unwrap().to_string();
+    let (_, info) = get(addr, &format!("/api/games/{game}"), None).await;
+    assert_eq!(info["rated"], false, "the player's rating does not move");
+    assert_eq!(info["players"]["second"]["account"], true);
+    assert_eq!(info["players"]["second"]["rating"], 1500);
+    let (mut ws, _) = join(addr, &game, g["seat_token"].as_str()).await;
+    act(&mut ws, json!({"t": "resign", "game": game})).await;
+    let end = event(&mut ws, "end").await;
+    let r = &end["e"]["ratings"];
+    assert!(r.get("first").is_none(), "{end}");
+    assert!(r["second"]["diff"].as_i64().unwrap() > 0, "{end}");
+    let (st, bot) = get(addr, "/api/players/greedy", None).await;
+    assert_eq!(st, 200, "{bot}");
+    assert_eq!(bot["bot"], true);
+    assert_eq!(bot["ratings"]["banqi"]["wins"], 1);
+    let (_, p) = get(addr, "/api/players/Ana", None).await;
+    assert_eq!(p["ratings"], json!({}), "{p}");
+    assert_eq!(p["record"]["banqi"]["losses"], 1);
+    let (_, h) = get(addr, "/api/players/Ana/games", None).await;
+    assert_eq!(h["games"][0]["rated"], false);
+    assert_eq!(h["games"][0]["opponent"], "bot greedy");
+    // A guest's bot game rates nobody.
+    let gus = guest(addr, "Gus").await;
+    let (_, g) = post(
+        addr,
+        "/api/bot-games",
+        &gus,
+        json!({"game": "banqi", "bot": "greedy"}),
+    )
+    .await;
+    let (_, info) = get(
+        addr,
+        &format!("/api/games/{}", g["game"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    let bot_seat = info["players"]
+        .as_object()
+        .unwrap()
+        .values()
+        .find(|p| p["bot"] == "greedy")
+        .unwrap()
+        .clone();
+    assert_eq!(bot_seat["rating"], Value::Null);
+}
+
+/// A moderator (named with `salpakan admin`) reads the reports, marks an account (its mark
+/// shows to moderators only) and closes it (it leaves the leaderboard).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_moderator_reads_reports_marks_and_closes_accounts() {
+    let time = Arc::new(ManualTime::default());
+    let config = Config {
+        sweep_ms: 50,
+        ..lenient(&time)
+    };
+    let ts = start_with("moderator", config, time).await;
+    let addr = ts.addr();
+    let m = account(addr, "Mod").await;
+    let ana = account(addr, "Ana").await;
+    let ben = account(addr, "Ben").await;
+    let (game, _wa, mut wb) = banqi_game(addr, &ana, &ben, true).await;
+    act(&mut wb, json!({"t": "resign", "game": game})).await;
+    let (st, _) = post(
+        addr,
+        "/api/reports",
+        &ben,
+        json!({"name": "Ana", "game": game, "reason": "abuse", "text": "rude in chat"}),
+    )
+    .await;
+    assert_eq!(st, 201);
+    let db = ts.db.clone();
+    tokio::task::spawn_blocking(move || {
+        salpakan_server::account::admin::moderator(&db, "Mod", true)
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let mut reports = Value::Null;
+    for _ in 0..100 {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        let (st, r) = get(addr, "/api/moderation/reports", Some(&m)).await;
+        if st == 200 {
+            reports = r;
+            break;
+        }
+    }
+    assert_eq!(reports["reports"][0]["name"], "Ana", "{reports}");
+    assert_eq!(reports["reports"][0]["by"], "Ben");
+    assert_eq!(reports["reports"][0]["reason"], "abuse");
+    assert_eq!(reports["reports"][0]["text"], "rude in chat");
+    let (st, v) = post(
+        addr,
+        "/api/moderation/accounts/Ana",
+        &m,
+        json!({"action": "mark", "note": "warned"}),
+    )
+    .await;
+    assert_eq!(st, 200, "{v}");
+    let (_, p) = get(addr, "/api/players/Ana", Some(&m)).await;
+    assert_eq!(p["marked"], "warned");
+    let (_, p) = get(addr, "/api/players/Ana", Some(&ben)).await;
+    assert!(p.get("marked").is_none());
+    let (_, lb) = get(addr, "/api/leaderboard/banqi", None).await;
+    assert_eq!(lb["players"][0]["name"], "Ana", "{lb}");
+    let (st, v) = post(
+        addr,
+        "/api/moderation/accounts/Ana",
+        &m,
+        json!({"action": "close"}),
+    )
+    .await;
+    assert_eq!(st, 200, "{v}");
+    let (_, lb) = get(addr, "/api/leaderboard/banqi", None).await;
+    assert_eq!(lb["players"].as_array().unwrap().len(), 1, "{lb}");
+    assert_eq!(lb["players"][0]["name"], "Ben");
+    let (st, _) = get(addr, "/api/me", Some(&ana)).await;
+    assert_eq!(st, 401, "a closed account's tokens end");
+}

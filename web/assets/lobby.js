@@ -197,15 +197,16 @@ async function myStanding() {
 function blockedBy(/** @type {import('./net.js').Seek} */ s) {
   const L = T.lobby;
   if (!standing) return null;
-  if (s.rated && !standing.account) return L.needAccount;
-  if (s.min_completion != null && s.min_completion > 0 && (standing.completion ?? 0) < s.min_completion && (standing.completion != null || !standing.account)) {
-    return L.needCompletion(s.min_completion);
-  }
-  if ((s.rating_min != null || s.rating_max != null) && s.board) {
-    const mine = standing.account ? standing.ratings[s.board]?.rating ?? 1500 : null;
+  const range = s.rating_min != null || s.rating_max != null;
+  // the server's rules (docs/ratings.md): a rated seek or a rating range needs an account;
+  // a completion rate is known after 5 finished games, and until then it is too low
+  if ((s.rated || range) && !standing.account) return L.needAccount;
+  if (range && s.board) {
+    const mine = standing.ratings[s.board]?.rating ?? 1500;
     const lo = s.rating_min ?? null, hi = s.rating_max ?? null;
-    if (mine == null || (lo != null && mine < lo) || (hi != null && mine > hi)) return L.needRating(lo, hi);
+    if ((lo != null && mine < lo) || (hi != null && mine > hi)) return L.needRating(lo, hi);
   }
+  if (s.min_completion && (standing.completion == null || standing.completion < s.min_completion)) return L.needCompletion(s.min_completion);
   return null;
 }
 

@@ -14,7 +14,9 @@ import { startServer, launch, newPage, enter, botGame, register, signIn, ratedGa
 let server;
 /** @type {Awaited<ReturnType<typeof launch>>} */
 let chrome;
-before(async () => { server = await startServer(RATED_FLAGS); chrome = await launch(); });
+// every account of this file signs in from one address within a minute or two: a limit above
+// the default 10 a minute, so that the tests do not run into it
+before(async () => { server = await startServer([...RATED_FLAGS, '--logins-per-minute', '60']); chrome = await launch(); });
 after(async () => { await chrome?.close(); await server?.stop(); });
 
 const PASSWORD = 'correct horse battery';
@@ -86,7 +88,7 @@ test('a rated game between two accounts: both see the rating change, a good game
     const row = eve.page.locator('#seeks .row', { has: eve.page.locator('.badge.rated') }).first();
     await row.waitFor();
     assert.match(await row.getAttribute('class') ?? '', /blocked/);
-    assert.match(await row.locator('.why').textContent() ?? '', /only for players with an account/);
+    assert.match(await row.locator('.why').textContent() ?? '', /Only for players with an account/);
     assert.ok(await row.getByRole('button', { name: /Accept/ }).isDisabled());
     assert.match(await row.locator('.seek-by').textContent() ?? '', /Ana\s*1500\?/, 'the creator, rated 1500, provisional');
   });
@@ -156,4 +158,54 @@ test('a rated game between two accounts: both see the rating change, a good game
     assert.deepEqual(p.errors.filter((e) => !/status of 40[134]/.test(e)), []);
     await p.context.close();
   }
+});
+
+test('the account menu: an API token shown once and revoked, a new password, log out everywhere, delete the account', { timeout: 90000 }, async () => {
+  const { page, context, errors } = await newPage(chrome.browser, PHONE390);
+  page.on('dialog', (d) => d.accept());
+  await register(page, server.url, 'Tala', PASSWORD);
+  const menu = async (/** @type {string} */ item) => {
+    await page.locator('#account-button').click();
+    await page.locator('#account-menu').getByRole('button', { name: item, exact: true }).click();
+  };
+  // an API token: its secret shown once, listed by name, then revoked
+  await menu('API tokens');
+  const tokens = page.locator('dialog.tokens-dialog');
+  await tokens.locator('.tokens .empty').waitFor();
+  await tokens.getByLabel('New token’s name').fill('my bot');
+  await tokens.getByRole('button', { name: 'Create token' }).click();
+  const secret = await tokens.locator('#token-secret').inputValue();
+  assert.match(secret, /^\S{16,}$/);
+  // the token works as a Bearer token: GET /api/me says it is Tala
+  const me = await (await fetch(`${server.url}/api/me`, { headers: { Authorization: `Bearer ${secret}` } })).json();
+  assert.equal(me.name, 'Tala');
+  await tokens.locator('.tokens li', { hasText: 'my bot' }).waitFor();
+  await tokens.getByRole('button', { name: 'Revoke the token my bot' }).click();
+  await tokens.locator('.tokens .empty').waitFor();
+  assert.equal((await fetch(`${server.url}/api/me`, { headers: { Authorization: `Bearer ${secret}` } })).status, 401);
+  await tokens.getByRole('button', { name: 'Done' }).click();
+
+  // a new password: the old one no longer signs in
+  await menu('Change password');
+  await page.locator('#pw-old').fill(PASSWORD);
+  await page.locator('#pw-new').fill('a brand new password');
+  await page.locator('dialog').getByRole('button', { name: 'Change password' }).click();
+  await page.locator('.toast', { hasText: 'Password changed' }).waitFor();
+  const login = async (/** @type {string} */ password) => (await fetch(`${server.url}/api/session`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Tala', password }) })).status;
+  assert.equal(await login(PASSWORD), 401);
+  assert.equal(await login('a brand new password'), 200);
+
+  // log out everywhere, sign in again, then delete the account: its name is free again
+  await menu('Log out everywhere');
+  await page.locator('#sign-in').waitFor();
+  await signIn(page, 'Tala', 'a brand new password');
+  await menu('Delete account');
+  await page.locator('#delete-password').fill('a brand new password');
+  await page.getByRole('button', { name: 'Delete my account' }).click();
+  await page.locator('#sign-in').waitFor();
+  assert.equal((await fetch(`${server.url}/api/players/Tala`)).status, 404);
+  await register(page, server.url, 'Tala', PASSWORD);
+  assert.deepEqual(errors.filter((e) => !/status of 40[134]/.test(e)), []);
+  await context.close();
 });

@@ -148,9 +148,9 @@ const en = {
     seekCreated: 'Seek created: waiting for an opponent.',
     rated: 'Rated',
     casual: 'Casual',
-    needAccount: 'Rated: only for players with an account.',
+    needAccount: 'Only for players with an account.',
     /** @param {number} n */
-    needCompletion: (n) => `Only for players who finish at least ${n}% of their games.`,
+    needCompletion: (n) => `Only for players who finish at least ${n}% of their games (known after 5 games).`,
     /** @param {number|null} lo @param {number|null} hi */
     needRating: (lo, hi) => (lo != null && hi != null ? `Only for ratings from ${lo} to ${hi}.` : lo != null ? `Only for ratings of ${lo} or more.` : `Only for ratings up to ${hi}.`),
     /** @param {string} board */

@@ -1,10 +1,10 @@
 // The moderators' page (/moderation): the reports players sent (GET /api/moderation/reports),
 // and for each reported account a note to mark it with, or closing it
-// (POST /api/moderation/accounts/{name}). Only accounts with the moderator flag get here;
-// the server refuses everyone else anyway.
+// (POST /api/moderation/accounts/{name}). The server answers only accounts with the
+// moderator flag; everyone else is told the page is for moderators.
 
 import { h, replace, toast } from './dom.js';
-import { api } from './net.js';
+import { api, ApiError } from './net.js';
 import { load } from './settings.js';
 import { T } from './i18n.js';
 import { main } from './router.js';
@@ -18,13 +18,14 @@ export function moderationScreen() {
   document.title = T.app.title(M.title);
   const list = h('ul', { class: 'list reports', id: 'reports', 'aria-label': M.reports });
   replace(main, h('div', { class: 'moderation page-narrow' }, h('h1', {}, M.title), h('section', { class: 'card' }, h('h2', {}, M.reports), list)));
-  if (!load().moderator) return replace(list, h('li', { class: 'empty' }, M.onlyModerators));
+  if (!load().account) return replace(list, h('li', { class: 'empty' }, M.onlyModerators));
   replace(list, h('li', { class: 'empty' }, M.loading));
+  // the server says who moderates (a flag set from the command line may be new to this browser)
   const refresh = () => api('GET', '/api/moderation/reports').then((r) => {
     const reports = /** @type {any[]} */ (r.reports ?? []);
     if (!reports.length) return replace(list, h('li', { class: 'empty' }, M.none));
     replace(list, ...reports.map((x, i) => reportRow(x, i, refresh)));
-  }, (e) => replace(list, h('li', { class: 'empty', role: 'alert' }, String(e.message))));
+  }, (e) => replace(list, h('li', { class: 'empty', role: 'alert' }, e instanceof ApiError && (e.status === 403 || e.status === 401) ? M.onlyModerators : String(e.message))));
   refresh();
 }
 

@@ -8,7 +8,9 @@
 // kudos.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, enter, botGame, register, signIn, ratedGame, assertNoSideScroll, RATED_FLAGS, DESKTOP, PHONE390 } from './helpers.mjs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { startServer, launch, newPage, enter, botGame, register, signIn, ratedGame, assertNoSideScroll, repo, RATED_FLAGS, DESKTOP, PHONE390 } from './helpers.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -206,6 +208,51 @@ test('the account menu: an API token shown once and revoked, a new password, log
   await page.locator('#sign-in').waitFor();
   assert.equal((await fetch(`${server.url}/api/players/Tala`)).status, 404);
   await register(page, server.url, 'Tala', PASSWORD);
+  assert.deepEqual(errors.filter((e) => !/status of 40[134]/.test(e)), []);
+  await context.close();
+});
+
+test('a moderator set from the command line reads a report, marks the account and closes it', { timeout: 90000 }, async () => {
+  const { page, context, errors } = await newPage(chrome.browser, DESKTOP);
+  page.on('dialog', (d) => d.accept());
+  const created = await fetch(`${server.url}/api/accounts`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Troll', password: PASSWORD }) });
+  assert.equal(created.status, 201);
+  await register(page, server.url, 'Mona', PASSWORD);
+  await page.goto(`${server.url}/@/Troll`);
+  await page.locator('#report').click();
+  await page.locator('#report-reason').selectOption('abuse');
+  await page.locator('#report-text').fill('Insults in the chat.');
+  await page.getByRole('button', { name: 'Send report' }).click();
+  await page.locator('.toast', { hasText: 'Report sent' }).waitFor();
+  // not a moderator yet: the page says whom it is for
+  await page.goto(`${server.url}/moderation`);
+  await page.locator('#reports .empty', { hasText: 'This page is for moderators.' }).waitFor();
+  const admin = spawnSync(process.env.SALPAKAN_BIN ?? path.join(repo, 'target', 'debug', 'salpakan'), ['admin', '--db', server.db, 'moderator', 'Mona', 'on'], { encoding: 'utf8' });
+  assert.equal(admin.status, 0, `${admin.stdout}${admin.stderr}`);
+  // the running server takes the change at its next housekeeping pass (every 10 s)
+  const row = page.locator('#reports .report-row', { hasText: 'Troll' });
+  for (let i = 0; i < 30 && !(await row.count()); i++) {
+    await page.waitForTimeout(1000);
+    await page.reload();
+    await row.or(page.locator('#reports .empty')).first().waitFor();
+  }
+  assert.match(await row.textContent() ?? '', /Abuse or insults.*Reported by\s*Mona.*Insults in the chat\./s);
+  await row.getByLabel('Note to mark Troll with').fill('warned about chat');
+  await row.getByRole('button', { name: 'Mark' }).click();
+  await page.locator('.toast', { hasText: 'Troll is marked.' }).waitFor();
+  // the menu offers the moderation page; the note shows on the profile, to moderators only
+  await page.locator('#account-button').click();
+  await page.locator('#account-menu').getByRole('link', { name: 'Moderation' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.goto(`${server.url}/@/Troll`);
+  await page.locator('#marked', { hasText: 'warned about chat' }).waitFor();
+  assert.ok(!JSON.stringify(await (await fetch(`${server.url}/api/players/Troll`)).json()).includes('warned'), 'the note is for moderators only');
+  // closing: Troll can no longer sign in
+  await page.goto(`${server.url}/moderation`);
+  await page.locator('#reports .report-row', { hasText: 'Troll' }).getByRole('button', { name: 'Close account' }).click();
+  await page.locator('.toast', { hasText: 'Troll’s account is closed.' }).waitFor();
+  const login = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Troll', password: PASSWORD }) });
+  assert.ok(login.status === 403 || login.status === 401, `a closed account signs in: ${login.status}`);
   assert.deepEqual(errors.filter((e) => !/status of 40[134]/.test(e)), []);
   await context.close();
 });

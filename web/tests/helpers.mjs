@@ -47,6 +47,8 @@ export async function startServer(/** @type {string[]} */ extra = []) {
   });
   return {
     url,
+    /** the database file (for `salpakan admin --db`) */
+    db: path.join(dir, 'test.db'),
     async stop() {
       proc.kill('SIGTERM');
       rmSync(dir, { recursive: true, force: true });

@@ -25,7 +25,7 @@ export function moderationScreen() {
     const reports = /** @type {any[]} */ (r.reports ?? []);
     if (!reports.length) return replace(list, h('li', { class: 'empty' }, M.none));
     replace(list, ...reports.map((x, i) => reportRow(x, i, refresh)));
-  }, (e) => replace(list, h('li', { class: 'empty', role: 'alert' }, e instanceof ApiError && (e.status === 403 || e.status === 401) ? M.onlyModerators : String(e.message))));
+  }, (e) => replace(list, h('li', { class: 'empty' }, e instanceof ApiError && (e.status === 403 || e.status === 401) ? M.onlyModerators : String(e.message))));
   refresh();
 }
 

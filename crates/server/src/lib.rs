@@ -46,7 +46,7 @@ pub use app::{App, LobbyView};
 pub use clock::{ManualTime, SystemTime, TimeControl, TimeSource};
 pub use config::{Config, Metrics};
 pub use error::{Error, Result};
-pub use store::stored_moves;
+pub use store::{schema_version, stored_moves};
 
 use std::net::SocketAddr;
 use std::path::Path;

@@ -187,7 +187,7 @@ async fn me(addr: SocketAddr, c: &str) -> (u16, Value) {
 
 /// Registering answers 201 with the account and sets an HttpOnly, SameSite=Lax session
 /// cookie; logging in makes a second session; logging out ends this device's session only;
-/// `everywhere` ends them all.
+/// `everywhere` ends them all; sessions survive a restart and their cookie is renewed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn register_login_logout_here_and_everywhere() {
     logs();
@@ -255,7 +255,15 @@ async fn register_login_logout_here_and_everywhere() {
     )
     .await
     .unwrap();
-    assert_eq!(me(again.addr, &c4).await.0, 200);
+    // The cookie is sent again (its Max-Age renewed) on its first use after the start,
+    // and not on every request.
+    let (st, h, _) = req(again.addr, None, "GET", "/api/me", &cookie(&c4), None).await;
+    assert_eq!(st, 200);
+    let (renewed, attrs) = set_cookie(&h).expect("the cookie is renewed");
+    assert_eq!(renewed, c4);
+    assert!(attrs.contains("Max-Age=15552000"), "{attrs}");
+    let (_, h, _) = req(again.addr, None, "GET", "/api/me", &cookie(&c4), None).await;
+    assert!(set_cookie(&h).is_none(), "renewed at most once a day");
     let (st, _, _) = login(again.addr, "Ana", "correct horse").await;
     assert_eq!(st, 200);
     again.stop();
@@ -836,7 +844,12 @@ async fn the_release_0_1_database_upgrades_without_losing_a_game() {
     assert_eq!(version(&db), 0, "release 0.1 wrote version 0");
     let time = Arc::new(ManualTime::default());
     let s = start_with_db(&db, common::config(&time)).await;
-    assert!(version(&db) >= 1, "migrated");
+    assert_eq!(
+        version(&db),
+        salpakan_server::schema_version(),
+        "migrated to the latest"
+    );
+    assert!(salpakan_server::schema_version() >= 1);
     let guests = &facts["guests"];
     // The finished game, with its result.
     let finished = facts["finished"].as_str().unwrap();

@@ -186,6 +186,13 @@ fn storage(e: impl std::fmt::Display) -> Error {
     Error::Storage(e.to_string())
 }
 
+/// The schema version this server writes (`PRAGMA user_version` once every migration ran;
+/// release 0.1's databases are version 0).
+#[must_use]
+pub fn schema_version() -> u32 {
+    migrate::latest()
+}
+
 /// The moves stored in the database at `db` (the load generator's check that every
 /// acknowledged move is durable); `None` when it cannot be read.
 pub fn stored_moves(db: &Path) -> Option<u64> {

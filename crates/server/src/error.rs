@@ -33,9 +33,10 @@ pub enum Error {
         "no table waits with that room code; check the code on the other phone (it works once, until the second phone joins)"
     )]
     UnknownCode,
-    /// The request needs a guest token and has none, or an unknown one.
+    /// The request needs a guest token, API token or session and has none, or an unknown
+    /// one.
     #[error(
-        "this needs a guest identity: send \"Authorization: Bearer <token>\" with the token from POST /api/guest"
+        "this needs a guest identity or an account: send \"Authorization: Bearer <token>\" with the token from POST /api/guest (or an API token), or log in (POST /api/session)"
     )]
     Unauthorized,
     /// A login with an unknown name or a wrong password (the same answer for both).

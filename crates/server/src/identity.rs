@@ -1,4 +1,5 @@
-//! Who is who: guest identities now, accounts later, behind one interface.
+//! Who is who: the [`Identity`] interface and guest identities. Accounts
+//! ([`crate::account::Accounts`]) implement the same interface and wrap the guests.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -24,8 +25,8 @@ pub struct User {
 /// A boxed future, for the dyn-compatible [`Identity`] trait.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// How users get and prove an identity. Guests today ([`GuestIdentity`]); accounts later
-/// implement the same trait.
+/// How users get and prove an identity: guests ([`GuestIdentity`]) and accounts
+/// ([`crate::account::Accounts`], which wraps the guests) implement it.
 pub trait Identity: Send + Sync + 'static {
     /// Creates a guest with this name (or a generated one) and returns it with its secret
     /// token, which only the client keeps. Returns once the guest is stored.

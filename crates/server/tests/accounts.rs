@@ -519,14 +519,15 @@ async fn a_deleted_accounts_games_show_deleted_player_and_its_name_is_free() {
     again.stop();
 }
 
-/// Login is limited per address and per name: over the limit a 429 names it; another
-/// address and another name are not affected by the per-address and per-name limits.
+/// Login is limited per address and per name, registration also per address and hour:
+/// over a limit a 429 names it; another address and another name are not affected.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn logins_are_rate_limited_per_address_and_per_name() {
     logs();
     let time = Arc::new(ManualTime::default());
     let config = Config {
         logins_per_minute: 3,
+        accounts_per_hour: 2,
         ..common::config(&time)
     };
     let s = start_with("acc-limits", config, time).await;
@@ -594,6 +595,16 @@ async fn logins_are_rate_limited_per_address_and_per_name() {
     .await;
     assert_eq!(st, 429, "{v}");
     assert!(v["error"].as_str().unwrap().contains("to this name"), "{v}");
+    // Registrations per address and hour: two, then 429.
+    for n in ["Reg1", "Reg2"] {
+        let b = json!({"name": n, "password": "correct horse"});
+        let (st, _, v) = req(s.addr(), from(8), "POST", "/api/accounts", &[], Some(&b)).await;
+        assert_eq!(st, 201, "{v}");
+    }
+    let b = json!({"name": "Reg3", "password": "correct horse"});
+    let (st, _, v) = req(s.addr(), from(8), "POST", "/api/accounts", &[], Some(&b)).await;
+    assert_eq!(st, 429, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("an hour"), "{v}");
     // A fresh address and name are untouched.
     let (st, _, _) = req(
         s.addr(),
@@ -896,4 +907,23 @@ async fn start_with_db(db: &std::path::Path, config: Config) -> salpakan_server:
     salpakan_server::Server::start("127.0.0.1:0".parse().unwrap(), db, config)
         .await
         .unwrap()
+}
+
+/// A built-in bot's account (for ratings): made once per bot name, marked as a bot, its
+/// name taken, and nobody can log in to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_account_is_made_once_and_cannot_be_logged_in_to() {
+    logs();
+    let s = start("acc-bot").await;
+    let accounts = &s.server.app.accounts;
+    let a = accounts.bot_account("mcts:ms=300").await.unwrap();
+    let b = accounts.bot_account("mcts:ms=300").await.unwrap();
+    assert_eq!(a, b);
+    assert!(a.account);
+    assert!(accounts.info(&a.id).unwrap().bot);
+    let (st, _, _) = login(s.addr(), "mcts:ms=300", "").await;
+    assert_eq!(st, 401);
+    // A person's account name cannot be a bot's.
+    register(s.addr(), "greedy", "correct horse", None).await;
+    assert!(accounts.bot_account("greedy").await.is_err());
 }

@@ -280,7 +280,7 @@ impl Accounts {
     /// becomes it, keeping its id. Returns the account and a new session's cookie value.
     ///
     /// # Errors
-    /// A limit (429), a name or password against the rules (400), a name taken (409), a
+    /// A name or password against the rules (400), a name taken (409), a limit (429), a
     /// storage failure.
     pub async fn register(
         &self,
@@ -289,16 +289,11 @@ impl Accounts {
         guest: Option<&User>,
         ip: IpAddr,
     ) -> Result<(User, String)> {
-        let key = name_key(name);
-        if self.register_by_ip.check_key(&ip).is_err() {
-            return Err(self.limited(&format!(
-                "too many new accounts from your address: at most {} an hour; try again later",
-                self.config.accounts_per_hour
-            )));
-        }
-        self.check_login_rate(ip, &key)?;
+        // The cheap checks first: only a registration that could succeed counts against
+        // the limits (and costs a hash).
         check_account_name(name)?;
         check_password(password)?;
+        let key = name_key(name);
         let taken = || Error::Rejected("that name is taken".into());
         {
             let st = self.state();
@@ -306,6 +301,13 @@ impl Accounts {
                 return Err(taken());
             }
         }
+        if self.register_by_ip.check_key(&ip).is_err() {
+            return Err(self.limited(&format!(
+                "too many new accounts from your address: at most {} an hour; try again later",
+                self.config.accounts_per_hour
+            )));
+        }
+        self.check_login_rate(ip, &key)?;
         let phc = password::hash(password.to_string()).await?;
         {
             let mut st = self.state();

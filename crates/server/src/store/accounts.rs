@@ -394,6 +394,9 @@ fn rename_in_games(c: &Connection, account: &str, name: &str) -> rusqlite::Resul
     Ok(())
 }
 
+/// One stored report as (column, value) pairs.
+pub type ReportRow = Vec<(String, rusqlite::types::Value)>;
+
 /// For `salpakan admin`: applies `ops(id)` to the live account named by key `key`, and
 /// records the change for a running server to pick up, in one transaction. Returns the
 /// account's id and name, or none when there is no such account.
@@ -427,9 +430,7 @@ pub(super) fn admin_change(
 
 /// For `salpakan admin reports`: every row of the `reports` table (made by a later
 /// migration), oldest first, as column-value pairs; none when the table does not exist.
-pub(super) fn all_reports(
-    c: &Connection,
-) -> rusqlite::Result<Option<Vec<Vec<(String, rusqlite::types::Value)>>>> {
+pub(super) fn all_reports(c: &Connection) -> rusqlite::Result<Option<Vec<ReportRow>>> {
     let exists: i64 = c.query_row(
         "SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name='reports'",
         [],

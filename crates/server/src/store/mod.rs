@@ -140,7 +140,7 @@ pub fn admin_change(
 ///
 /// # Errors
 /// The database cannot be opened or read ([`Error::Start`]).
-pub fn admin_reports(path: &Path) -> Result<Option<Vec<Vec<(String, rusqlite::types::Value)>>>> {
+pub fn admin_reports(path: &Path) -> Result<Option<Vec<accounts::ReportRow>>> {
     let c = prepare(path)?;
     accounts::all_reports(&c)
         .map_err(|e| Error::Start(format!("cannot read the database {}: {e}", path.display())))

@@ -159,8 +159,8 @@ fn lenient(time: &Arc<ManualTime>) -> Config {
     }
 }
 
-/// Five rated games between two accounts, each ended over the WebSocket (resignations
-/// and an agreed draw): the `end` events, both profiles, both completion rates and the
+/// Five rated games between two accounts, an hour apart, each ended over the WebSocket
+/// (resignations and an agreed draw): the `end` events, both profiles, both completion rates and the
 /// leaderboard agree with an independent Glicko-2 computation.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rated_game_moves_both_ratings_as_glicko2_computes_them() {
@@ -192,8 +192,9 @@ async fn a_rated_game_moves_both_ratings_as_glicko2_computes_them() {
         let end = event(&mut wa, "end").await;
         let end_b = event(&mut wb, "end").await;
         assert_eq!(end["e"]["ratings"], end_b["e"]["ratings"]);
-        // The first game is a period of its own; the others follow at once (0 periods).
-        let periods = if n == 0 { 1.0 } else { 0.0 };
+        // The first game is a period of its own; the others follow an hour after the one
+        // before (0.21436 periods a day).
+        let periods = if n == 0 { 1.0 } else { 0.21436 / 24.0 };
         let a2 = glicko2(r[0], (r[1].0, r[1].1), score, periods);
         let b2 = glicko2(r[1], (r[0].0, r[0].1), 1.0 - score, periods);
         for (seat, before, after) in [("first", r[0], a2), ("second", r[1], b2)] {
@@ -207,6 +208,7 @@ async fn a_rated_game_moves_both_ratings_as_glicko2_computes_them() {
             assert_eq!(x["provisional"], after.1 > 350.0);
         }
         r = [a2, b2];
+        ts.time.advance(3_600_000);
     }
     // The profiles: one rating on the banqi board, its history, W/D/L, completion.
     for (name, me, wins, losses) in [("Ana", r[0], 3, 1), ("Ben", r[1], 1, 3)] {

@@ -266,13 +266,22 @@ impl Ws {
     /// # Errors
     /// Timeout or a closed connection.
     pub async fn recv_text_within(&mut self, timeout: Duration) -> Result<String, ClientError> {
+        Ok(self.recv_frame_within(timeout).await?.as_str().to_owned())
+    }
+
+    /// The next text frame within `timeout`, as received (not copied): what the load
+    /// generator reads.
+    pub(crate) async fn recv_frame_within(
+        &mut self,
+        timeout: Duration,
+    ) -> Result<tokio_tungstenite::tungstenite::Utf8Bytes, ClientError> {
         loop {
             let m = tokio::time::timeout(timeout, self.inner.next())
                 .await
                 .map_err(|_| "timed out waiting for a message")?
                 .ok_or("connection closed")??;
             match m {
-                Message::Text(t) => return Ok(t.as_str().to_owned()),
+                Message::Text(t) => return Ok(t),
                 Message::Close(_) => return Err("connection closed".into()),
                 _ => {}
             }

@@ -60,6 +60,18 @@ impl AnyMove {
             AnyMove::Banqi(_) => GameKind::Banqi,
         }
     }
+
+    /// Appends the move's text (its `Display`) to `out`; a Game of the Generals move is
+    /// written without the formatting machinery.
+    pub fn write_text(&self, out: &mut String) {
+        match self {
+            AnyMove::Generals(m) => m.write_text(out),
+            _ => {
+                use std::fmt::Write;
+                let _ = write!(out, "{self}");
+            }
+        }
+    }
 }
 
 impl fmt::Display for AnyMove {

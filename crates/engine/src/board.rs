@@ -91,9 +91,29 @@ pub struct Move<const FILES: u8, const RANKS: u8> {
     pub to: Square<FILES, RANKS>,
 }
 
+impl<const FILES: u8, const RANKS: u8> Square<FILES, RANKS> {
+    /// The square's name (`e3`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        square::name_str(self.file(), self.rank())
+    }
+}
+
+impl<const FILES: u8, const RANKS: u8> Move<FILES, RANKS> {
+    /// Appends the move's text (`e3-e4`, as its `Display`) to `out`, without the formatting
+    /// machinery (a server writes every legal move of every ply).
+    pub fn write_text(self, out: &mut String) {
+        out.push_str(self.from.name());
+        out.push('-');
+        out.push_str(self.to.name());
+    }
+}
+
 impl<const FILES: u8, const RANKS: u8> fmt::Display for Move<FILES, RANKS> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.from, self.to)
+        f.write_str(self.from.name())?;
+        f.write_str("-")?;
+        f.write_str(self.to.name())
     }
 }
 

@@ -273,6 +273,12 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// Everything `viewer` may know of the current state.
     fn observe(&self, viewer: Viewer) -> Self::Observation;
 
+    /// Appends `obs` to `out` as JSON text, exactly as `serde_json` writes it. A game may
+    /// write it by hand: a server writes an observation for every recipient of every ply.
+    fn write_observation_json(obs: &Self::Observation, out: &mut String) {
+        out.push_str(&serde_json::to_string(obs).expect("observations serialize"));
+    }
+
     /// Parses one record token written for the arbiter (the `Display` of an arbiter
     /// [`Game::View`]) back into its move. The default takes the text before any `{`.
     ///

@@ -109,12 +109,17 @@ pub fn observe_json(m: &AnyMatch, viewer: Viewer) -> serde_json::Value {
 /// The same as JSON text, written directly (without building a `Value` first).
 #[must_use]
 pub fn observe_json_text(m: &AnyMatch, viewer: Viewer) -> String {
-    fn go<G: Game>(m: &Match<G>, viewer: Viewer) -> String {
-        let mut out = Vec::with_capacity(2048);
-        serde_json::to_writer(&mut out, &m.game().observe(viewer)).expect("observations serialize");
-        String::from_utf8(out).expect("JSON is UTF-8")
+    let mut out = String::with_capacity(2048);
+    write_observe_json(m, viewer, &mut out);
+    out
+}
+
+/// Appends the same JSON text to `out` (a server writes it straight into a frame).
+pub fn write_observe_json(m: &AnyMatch, viewer: Viewer, out: &mut String) {
+    fn go<G: Game>(m: &Match<G>, viewer: Viewer, out: &mut String) {
+        G::write_observation_json(&m.game().observe(viewer), out);
     }
-    with_match!(m, m => go(m, viewer))
+    with_match!(m, m => go(m, viewer, out));
 }
 
 /// `viewer`'s view of every ply so far, as JSON.
@@ -182,6 +187,11 @@ impl AnyMatch {
     #[must_use]
     pub fn observe_json_text(&self, viewer: Viewer) -> String {
         observe_json_text(self, viewer)
+    }
+
+    /// Appends `viewer`'s whole observation as JSON text to `out`: [`write_observe_json`].
+    pub fn write_observe_json(&self, viewer: Viewer, out: &mut String) {
+        write_observe_json(self, viewer, out);
     }
 
     /// `viewer`'s view of every ply so far, as JSON: [`history_json`].

@@ -110,3 +110,73 @@ fn typed_accessors_give_one_games_match() {
     assert_eq!(m.spec(), GameSpec::default_for(GameKind::Stratego));
     assert!(matches!(m.legal_moves()[0], AnyMove::Stratego(_)));
 }
+
+/// Every viewer's observation as `serde_json` writes it, by the game's own type.
+fn serde_observations(m: &AnyMatch) -> Vec<String> {
+    use salpakan_engine::Game;
+    fn text<T: serde::Serialize>(t: &T) -> String {
+        serde_json::to_string(t).unwrap()
+    }
+    let views = [
+        Viewer::Player(Seat::First),
+        Viewer::Player(Seat::Second),
+        Viewer::Spectator,
+        Viewer::Arbiter,
+    ];
+    views
+        .iter()
+        .map(|&v| match m {
+            AnyMatch::Generals(g) => text(&g.game().observe(v)),
+            AnyMatch::Stratego(g) => text(&g.game().observe(v)),
+            AnyMatch::Banqi(g) => text(&g.game().observe(v)),
+        })
+        .collect()
+}
+
+#[test]
+fn observations_written_by_hand_are_byte_for_byte_the_serde_text() {
+    let views = [
+        Viewer::Player(Seat::First),
+        Viewer::Player(Seat::Second),
+        Viewer::Spectator,
+        Viewer::Arbiter,
+    ];
+    for kind in GameKind::ALL {
+        for seed in 0..6u64 {
+            let mut m = new(kind, seed);
+            let mut ply = 0u64;
+            loop {
+                let hand: Vec<String> = views.iter().map(|&v| m.observe_json_text(v)).collect();
+                assert_eq!(hand, serde_observations(&m), "{kind} seed {seed} ply {ply}");
+                let legal = m.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                if ply == 300 {
+                    // A long game ends by resignation: the result is written too.
+                    m.conclude(Outcome::win(Seat::Second, EndReason::Resignation))
+                        .unwrap();
+                    continue;
+                }
+                let k = usize::try_from(seed.wrapping_mul(7919).wrapping_add(ply * 104_729))
+                    .unwrap()
+                    % legal.len();
+                m.play(legal[k]).unwrap();
+                ply += 1;
+            }
+            assert!(m.outcome().is_some(), "{kind} seed {seed} ended");
+        }
+    }
+}
+
+#[test]
+fn a_moves_written_text_is_its_display() {
+    for kind in GameKind::ALL {
+        let m = new(kind, 11);
+        for mv in m.legal_moves() {
+            let mut out = String::from("x");
+            mv.write_text(&mut out);
+            assert_eq!(out, format!("x{mv}"));
+        }
+    }
+}

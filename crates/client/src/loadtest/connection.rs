@@ -58,7 +58,7 @@ pub(super) async fn side(
                     break 'games;
                 }
             }
-            let Ok(text) = ws.recv_text_within(wait).await else {
+            let Ok(text) = ws.recv_frame_within(wait).await else {
                 stats.errors.fetch_add(1, Ordering::Relaxed);
                 break 'games;
             };
@@ -108,7 +108,7 @@ pub(super) async fn side(
                     }
                     // Wait for this move's ack (events may come first).
                     loop {
-                        let Ok(text) = ws.recv_text_within(wait).await else {
+                        let Ok(text) = ws.recv_frame_within(wait).await else {
                             stats.errors.fetch_add(1, Ordering::Relaxed);
                             break 'games;
                         };
@@ -194,15 +194,13 @@ impl<'a> Frame<'a> {
         };
         let t = after(r#""t":""#).and_then(|r| r.split('"').next());
         match t {
-            Some("event") => {
-                if text.contains(r#""e":{"type":"start""#) {
-                    Frame::Start
-                } else if text.contains(r#""e":{"type":"end""#) {
-                    Frame::End
-                } else {
-                    Frame::Other
-                }
-            }
+            // The envelope's `"e"` comes before the event's own fields: the first one found
+            // is the event's type, found without scanning the whole frame.
+            Some("event") => match after(r#""e":{"type":""#).and_then(|r| r.split('"').next()) {
+                Some("start") => Frame::Start,
+                Some("end") => Frame::End,
+                _ => Frame::Other,
+            },
             Some("legal") => after(r#""moves":["#)
                 .and_then(|r| r.split(']').next())
                 .map_or(Frame::Other, Frame::Legal),

@@ -213,6 +213,10 @@ impl Game for Generals {
         }
     }
 
+    fn write_observation_json(obs: &GeneralsObservation, out: &mut String) {
+        obs.write_json(out);
+    }
+
     fn observe(&self, viewer: Viewer) -> GeneralsObservation {
         let kind = GameKind::Generals;
         let board = board::occupied(&self.cells, |sq, seat, p| {

@@ -113,3 +113,74 @@ pub struct GeneralsObservation {
     /// The outcome once over.
     pub result: Option<OutcomeView>,
 }
+
+/// Appends `s` as a JSON string. Everything an observation names comes from the engine's
+/// fixed tables (seats, viewers, squares, piece codes, `?`), none of which needs escaping
+/// (a test compares every observation with `serde_json`'s text).
+fn push_json_str(out: &mut String, s: &str) {
+    debug_assert!(
+        s.bytes()
+            .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\'),
+        "{s:?} needs escaping"
+    );
+    out.reserve(s.len() + 2);
+    out.push('"');
+    out.push_str(s);
+    out.push('"');
+}
+
+impl GeneralsObservation {
+    /// Appends the observation as JSON text, byte for byte as `serde_json` writes it,
+    /// without its serializer (observations are written for every recipient of every ply).
+    pub fn write_json(&self, out: &mut String) {
+        use std::fmt::Write;
+        out.push_str(r#"{"game":"#);
+        push_json_str(out, self.game);
+        out.push_str(r#","viewer":"#);
+        push_json_str(out, self.viewer);
+        out.push_str(r#","to_move":"#);
+        match self.to_move {
+            Some(s) => push_json_str(out, s),
+            None => out.push_str("null"),
+        }
+        let _ = write!(
+            out,
+            r#","ply":{},"quiet_plies":{},"board":{{"#,
+            self.ply, self.quiet_plies
+        );
+        for (i, (sq, v)) in self.board.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            push_json_str(out, sq.name());
+            out.push_str(r#":{"owner":"#);
+            push_json_str(out, v.owner);
+            if let Some(p) = v.piece {
+                out.push_str(r#","piece":"#);
+                push_json_str(out, p.code());
+            }
+            out.push('}');
+        }
+        out.push_str(r#"},"eliminated":{"#);
+        for (i, (seat, codes)) in self.eliminated.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            push_json_str(out, seat);
+            out.push_str(":[");
+            for (j, c) in codes.iter().enumerate() {
+                if j > 0 {
+                    out.push(',');
+                }
+                push_json_str(out, c);
+            }
+            out.push(']');
+        }
+        out.push_str(r#"},"result":"#);
+        match &self.result {
+            Some(r) => out.push_str(&serde_json::to_string(r).expect("an outcome serializes")),
+            None => out.push_str("null"),
+        }
+        out.push('}');
+    }
+}

@@ -8,11 +8,15 @@ use serde_json::{Value, json};
 use super::{Arb, Game, Phase, viewer_of};
 use crate::error::{Error, Result};
 use crate::rating_book::GameEnd;
+use crate::protocol::{self, Frame};
 use crate::store::{EventRow, Op};
 
 /// Each recipient's view of one event as JSON text (seat 0, seat 1, spectators); `null`
 /// for a recipient who may see nothing of it, empty when no view was built.
 type Views = [String; 3];
+
+/// Each recipient's event frame (the view in its envelope), empty when no view was built.
+type Frames = [Frame; 3];
 
 /// The same view for every recipient.
 fn public(v: &Value) -> Views {
@@ -101,9 +105,10 @@ impl Game {
         Ok(self.ver())
     }
 
-    /// Applies one account to the state; returns what each recipient sees of it (empty
+    /// Applies one account to the state; returns each recipient's frame of it (empty
     /// when `views` is false: a replay from the store).
-    pub(super) fn apply(&mut self, arb: &Arb, now: u64, views: bool) -> Result<Views> {
+    pub(super) fn apply(&mut self, arb: &Arb, now: u64, views: bool) -> Result<Frames> {
+        let ver = self.ver() + 1;
         let out = match arb {
             Arb::Setup { seat, setup } => {
                 self.setups[*seat] = Some(setup.clone());
@@ -112,8 +117,9 @@ impl Game {
                 v[*seat]["setup"] = setup.clone();
                 v.map(|v| v.to_string())
             }
-            Arb::Start => return self.apply_start(now, views),
+            Arb::Start => self.apply_start(now, views)?,
             Arb::Move { seat, mv, typed } => {
+                // The most frequent event: its frames are written whole, directly.
                 return self.apply_move(Seat::from_index(*seat), mv, *typed, now, views);
             }
             Arb::DrawOffer { seat } => {
@@ -161,10 +167,20 @@ impl Game {
                     winner: winner.map(Seat::from_index),
                     reason: *reason,
                 };
-                return self.apply_end(o, now, views);
+                self.apply_end(o, now, views)?
             }
         };
-        Ok(if views { out } else { Views::default() })
+        if !views {
+            return Ok(Frames::default());
+        }
+        let id = &self.id_json;
+        Ok(out.map(|e| {
+            if e.is_empty() {
+                Frame::default()
+            } else {
+                protocol::event_frame(id, ver, &e)
+            }
+        }))
     }
 
     /// Both setups are in (or the pieces are dealt): the match starts.
@@ -216,8 +232,9 @@ impl Game {
         typed: Option<AnyMove>,
         now: u64,
         views: bool,
-    ) -> Result<Views> {
+    ) -> Result<Frames> {
         let kind = self.kind;
+        let ver = self.ver() + 1;
         let watched = views && self.watched();
         let Phase::Playing { m, draw_offer } = &mut self.phase else {
             return Err(Error::Storage("a move outside play".into()));
@@ -239,35 +256,49 @@ impl Game {
             self.clocks.stop(now);
         }
         let Some(sent) = sent else {
-            return Ok(Views::default());
+            return Ok(Frames::default());
         };
-        // Written as text directly (the most frequent event), in the order `json!` would
-        // write it.
-        let to_move = Value::from(m.to_move().map(|s| kind.seat_name(s)));
-        let clocks = self.clocks.json(kind, now);
-        let colours = m.seat_colours().map(
-            |c| json!({kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1]}),
-        );
+        // Each frame is written whole, directly (the most frequent event), in the order
+        // `json!` and `protocol::event_frame` would write it; the observation is written
+        // into one buffer reused for every recipient, then once into its frame.
+        let to_move = Value::from(m.to_move().map(|s| kind.seat_name(s))).to_string();
+        let clocks = self.clocks.json(kind, now).to_string();
+        let colours = m
+            .seat_colours()
+            .map(|c| {
+                json!({kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1]})
+                    .to_string()
+            })
+            .unwrap_or_default();
+        let id = &self.id_json;
+        let mut observation = String::with_capacity(2048);
         let mut r = 0;
         Ok(sent.map(|view| {
             use std::fmt::Write;
             r += 1;
             if r == 3 && !watched {
                 // Nobody to send it to now; a spectator who joins later gets a sync.
-                return String::new();
+                return Frame::default();
             }
             // The recipient's whole view after the ply, so clients need not rebuild it.
-            let observation = m.observe_json_text(viewer_of(r - 1));
-            let mut e = String::with_capacity(observation.len() + view.len() + 128);
-            let _ = write!(
-                e,
-                r#"{{"type":"move","view":{view},"to_move":{to_move},"clocks":{clocks}"#
+            observation.clear();
+            m.write_observe_json(viewer_of(r - 1), &mut observation);
+            let mut f = String::with_capacity(
+                id.len() + view.len() + to_move.len() + clocks.len() + colours.len()
+                    + observation.len()
+                    + 128,
             );
-            if let Some(c) = &colours {
-                let _ = write!(e, r#","colours":{c}"#);
+            let _ = write!(
+                f,
+                r#"{{"v":1,"t":"event","game":{id},"ver":{ver},"e":{{"type":"move","view":{view},"to_move":{to_move},"clocks":{clocks}"#
+            );
+            if !colours.is_empty() {
+                let _ = write!(f, r#","colours":{colours}"#);
             }
-            let _ = write!(e, r#","observation":{observation}}}"#);
-            e
+            f.push_str(r#","observation":"#);
+            f.push_str(&observation);
+            f.push_str("}}");
+            f.into()
         }))
     }
 

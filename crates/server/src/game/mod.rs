@@ -628,14 +628,15 @@ impl Game {
         if m.to_move().is_none() {
             return;
         }
-        use std::fmt::Write;
         // Moves are written in plain ASCII (`e3-e4`, `c3`, `j8-j10+2@a4`): nothing to escape.
         self.legal.push('[');
         for (i, mv) in m.legal_moves().iter().enumerate() {
             if i > 0 {
                 self.legal.push(',');
             }
-            let _ = write!(self.legal, "\"{mv}\"");
+            self.legal.push('"');
+            mv.write_text(&mut self.legal);
+            self.legal.push('"');
         }
         self.legal.push(']');
         debug_assert!(serde_json::from_str::<Vec<String>>(&self.legal).is_ok());

@@ -100,17 +100,11 @@ impl Game {
         self.subs.values().any(|s| recipient(s.viewer) == 2)
     }
 
-    /// Keeps the frames of one event (one per recipient, from each recipient's view as
-    /// JSON text; empty for a recipient nobody follows now).
-    pub(super) fn log_event(&mut self, ver: u64, views: [String; 3]) {
-        let id = &self.id_json;
-        self.log.push_back(views.map(|e| {
-            if e.is_empty() {
-                Frame::default()
-            } else {
-                protocol::event_frame(id, ver, &e)
-            }
-        }));
+    /// Keeps the frames of event `ver` (one per recipient; empty for a recipient nobody
+    /// follows now).
+    pub(super) fn log_event(&mut self, ver: u64, frames: [Frame; 3]) {
+        debug_assert_eq!(ver, self.ver() + 1);
+        self.log.push_back(frames);
         if self.log.len() > super::KEEP_EVENTS {
             self.log.pop_front();
             self.base += 1;

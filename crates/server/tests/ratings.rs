@@ -54,6 +54,11 @@ async fn with_cookie(
 
 /// Registers an account and returns an API token for it (a Bearer token like a guest's).
 async fn account(addr: SocketAddr, name: &str) -> String {
+    account_and_cookie(addr, name).await.0
+}
+
+/// Registers an account: an API token for it and its session cookie.
+async fn account_and_cookie(addr: SocketAddr, name: &str) -> (String, String) {
     let (st, cookie, v) = with_cookie(
         addr,
         "POST",
@@ -72,7 +77,7 @@ async fn account(addr: SocketAddr, name: &str) -> String {
     )
     .await;
     assert_eq!(st, 201, "{v}");
-    v["token"].as_str().unwrap().to_string()
+    (v["token"].as_str().unwrap().to_string(), cookie.unwrap())
 }
 
 async fn get(addr: SocketAddr, path: &str, token: Option<&str>) -> (u16, Value) {
@@ -849,4 +854,35 @@ async fn a_moderator_reads_reports_marks_and_closes_accounts() {
     assert_eq!(lb["players"][0]["name"], "Ben");
     let (st, _) = get(addr, "/api/me", Some(&ana)).await;
     assert_eq!(st, 401, "a closed account's tokens end");
+}
+
+/// A deleted account leaves the leaderboards and its profile; its opponents' histories
+/// show it under the neutral name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_account_leaves_the_leaderboard_and_shows_as_deleted_player() {
+    let time = Arc::new(ManualTime::default());
+    let ts = start_with("deleted", lenient(&time), time).await;
+    let addr = ts.addr();
+    let ana = account(addr, "Ana").await;
+    let (ben, ben_cookie) = account_and_cookie(addr, "Ben").await;
+    let (game, _wa, mut wb) = banqi_game(addr, &ana, &ben, true).await;
+    act(&mut wb, json!({"t": "resign", "game": game})).await;
+    let (_, lb) = get(addr, "/api/leaderboard/banqi", None).await;
+    assert_eq!(lb["players"].as_array().unwrap().len(), 2, "{lb}");
+    let (st, _, v) = with_cookie(
+        addr,
+        "DELETE",
+        "/api/account",
+        Some(&ben_cookie),
+        &json!({"password": "correct horse battery"}),
+    )
+    .await;
+    assert_eq!(st, 200, "{v}");
+    let (_, lb) = get(addr, "/api/leaderboard/banqi", None).await;
+    assert_eq!(lb["players"].as_array().unwrap().len(), 1, "{lb}");
+    assert_eq!(lb["players"][0]["name"], "Ana");
+    let (st, _) = get(addr, "/api/players/Ben", None).await;
+    assert_eq!(st, 404);
+    let (_, h) = get(addr, "/api/players/Ana/games", None).await;
+    assert_eq!(h["games"][0]["opponent"], "deleted player", "{h}");
 }

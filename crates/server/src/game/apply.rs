@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 
 use super::{Arb, Game, Phase, viewer_of};
 use crate::error::{Error, Result};
-use crate::rating_book::GameEnd;
 use crate::protocol::{self, Frame};
+use crate::rating_book::GameEnd;
 use crate::store::{EventRow, Op};
 
 /// Each recipient's view of one event as JSON text (seat 0, seat 1, spectators); `null`

@@ -307,15 +307,18 @@ pub async fn games(
                     .parse::<GameKind>()
                     .ok()
                     .map(|k| k.seat_name(Seat::from_index(usize::from(*seat == 1))));
-                // An account deleted since shows under the neutral name.
-                let opponent = match opp {
-                    Some(o) if *opp_account && app.accounts.info(o).is_none() => {
-                        crate::account::DELETED_NAME.to_string()
-                    }
-                    _ => opp_name.clone(),
+                // An account deleted since shows under the neutral name, and no longer as
+                // an account (it has no profile to link to).
+                let deleted = opp
+                    .as_deref()
+                    .is_some_and(|o| *opp_account && app.accounts.info(o).is_none());
+                let opponent = if deleted {
+                    crate::account::DELETED_NAME.to_string()
+                } else {
+                    opp_name.clone()
                 };
                 json!({"game": game, "kind": kind, "board": board, "rated": rated, "seat": seat,
-                   "opponent": opponent, "opponent_account": opp_account, "result": result,
+                   "opponent": opponent, "opponent_account": *opp_account && !deleted, "result": result,
                    "reason": reason, "rating_diff": diff, "ended": ended})
             },
         )

@@ -885,4 +885,8 @@ async fn a_deleted_account_leaves_the_leaderboard_and_shows_as_deleted_player() 
     assert_eq!(st, 404);
     let (_, h) = get(addr, "/api/players/Ana/games", None).await;
     assert_eq!(h["games"][0]["opponent"], "deleted player", "{h}");
+    assert_eq!(
+        h["games"][0]["opponent_account"], false,
+        "no profile to link to: {h}"
+    );
 }

@@ -342,6 +342,12 @@ impl AnyMatch {
         with_match!(self, m => go(m, mv))
     }
 
+    /// The match as it stood after its first `plies` plies: [`Match::rewound`].
+    #[must_use]
+    pub fn rewound(&self, plies: usize) -> Option<AnyMatch> {
+        with_match!(self, m => m.rewound(plies).map(AnyMatch::from))
+    }
+
     /// Ends the game from outside the board.
     ///
     /// # Errors

@@ -170,6 +170,41 @@ impl<G: Game> Match<G> {
         Ok(self.events.last().expect("just pushed"))
     }
 
+    /// The match as it stood after its first `plies` plies (all of them when more are
+    /// asked): the same hidden state, salts, commitments, tags and seed, with those moves
+    /// played again and no conclusion from outside the board. A server uses it to write
+    /// again what it sent at an earlier ply instead of keeping every frame.
+    ///
+    /// `None` only when the match cannot be rebuilt, which a match built by this crate
+    /// never is (its hidden state fits its options and its moves were legal when played).
+    ///
+    /// ```
+    /// use salpakan_engine::{Game, Match, generals::{Generals, GeneralsOptions}};
+    ///
+    /// let mut m = Match::<Generals>::random(&GeneralsOptions::default(), 7)?;
+    /// let mut moves = Vec::new();
+    /// for _ in 0..6 {
+    ///     moves.clear();
+    ///     m.game().legal_moves(&mut moves);
+    ///     m.play(moves[0])?;
+    /// }
+    /// let earlier = m.rewound(4).expect("a match of this crate rebuilds");
+    /// assert_eq!(earlier.moves(), &m.moves()[..4]);
+    /// assert_eq!(earlier.commitments(), m.commitments());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn rewound(&self, plies: usize) -> Option<Self> {
+        let mut m =
+            Self::with_salts(self.game.options(), self.hidden.clone(), self.salts.clone()).ok()?;
+        for &mv in &self.moves[..plies.min(self.moves.len())] {
+            m.play(mv).ok()?;
+        }
+        m.tags.clone_from(&self.tags);
+        m.seed = self.seed;
+        Some(m)
+    }
+
     /// Ends the game from outside the board.
     ///
     /// # Errors

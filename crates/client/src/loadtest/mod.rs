@@ -123,8 +123,10 @@ pub fn run(opts: &Options, host: &dyn Host) -> Result<Report, String> {
         local = Some((db, started));
         addr
     };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread: the load generator's sides are small tasks that mostly wait, and one
+    // thread wakes no other (it measured 10 % cheaper per move than two workers, leaving
+    // more of a shared machine to the server under test).
+    let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;

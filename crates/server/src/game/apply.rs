@@ -2,10 +2,10 @@
 //! phase) and yields what each recipient sees of it; committing stores the accounts (group
 //! commit) and only once they are durable sends the frames.
 
-use salpakan_engine::{AnyMove, Outcome, Seat, wire};
+use salpakan_engine::{AnyMatch, AnyMove, GameKind, Outcome, Seat, wire};
 use serde_json::{Value, json};
 
-use super::{Arb, Game, Phase, viewer_of};
+use super::{Arb, Game, Kept, Phase, viewer_of};
 use crate::error::{Error, Result};
 use crate::protocol::{self, Frame};
 use crate::rating_book::GameEnd;
@@ -17,6 +17,25 @@ type Views = [String; 3];
 
 /// Each recipient's event frame (the view in its envelope), empty when no view was built.
 type Frames = [Frame; 3];
+
+/// What applying one account yields: each recipient's frame of it (empty when no view was
+/// built) and what the game keeps of it for clients catching up.
+pub(super) struct Applied {
+    /// The frames to send.
+    pub(super) frames: Frames,
+    /// What is kept.
+    pub(super) kept: Kept,
+}
+
+impl Applied {
+    /// Frames kept as they are sent.
+    fn sent(frames: Frames) -> Applied {
+        Applied {
+            kept: Kept::Sent(frames.clone()),
+            frames,
+        }
+    }
+}
 
 /// The same view for every recipient.
 fn public(v: &Value) -> Views {
@@ -32,11 +51,12 @@ impl Game {
         let first = self.ver();
         let was_started = self.phase.m().is_some();
         let mut arbs = arbs;
+        let mut fresh = Vec::with_capacity(arbs.len() + 1);
         let mut k = 0;
         while k < arbs.len() {
             let arb = &arbs[k];
             k += 1;
-            let views = match self.apply(arb, now, true) {
+            let applied = match self.apply(arb, now, true) {
                 Ok(v) => v,
                 Err(e) => {
                     // Nothing of a failed apply was stored; rebuild from the store.
@@ -54,7 +74,8 @@ impl Game {
                         .expect("clocks serialize"),
                 },
             });
-            self.log_event(ver, views);
+            fresh.push(applied.frames);
+            self.log_event(ver, applied.kept);
             if k == arbs.len() {
                 // A move that ends the game on the board is followed by its end.
                 if let Phase::Playing { m, .. } = &self.phase {
@@ -88,7 +109,7 @@ impl Game {
         }
         self.finishing = None;
         self.refresh_legal();
-        self.fan_out(first);
+        self.fan_out(first, &fresh);
         let host = &self.env.host;
         if (!was_started && self.phase.m().is_some()) || ended {
             host.lobby_game(&self.id, self.lobby_summary());
@@ -106,8 +127,8 @@ impl Game {
     }
 
     /// Applies one account to the state; returns each recipient's frame of it (empty
-    /// when `views` is false: a replay from the store).
-    pub(super) fn apply(&mut self, arb: &Arb, now: u64, views: bool) -> Result<Frames> {
+    /// when `views` is false: a replay from the store) and what is kept of it.
+    pub(super) fn apply(&mut self, arb: &Arb, now: u64, views: bool) -> Result<Applied> {
         let ver = self.ver() + 1;
         let out = match arb {
             Arb::Setup { seat, setup } => {
@@ -171,16 +192,16 @@ impl Game {
             }
         };
         if !views {
-            return Ok(Frames::default());
+            return Ok(Applied::sent(Frames::default()));
         }
         let id = &self.id_json;
-        Ok(out.map(|e| {
+        Ok(Applied::sent(out.map(|e| {
             if e.is_empty() {
                 Frame::default()
             } else {
                 protocol::event_frame(id, ver, &e)
             }
-        }))
+        })))
     }
 
     /// Both setups are in (or the pieces are dealt): the match starts.
@@ -232,7 +253,7 @@ impl Game {
         typed: Option<AnyMove>,
         now: u64,
         views: bool,
-    ) -> Result<Frames> {
+    ) -> Result<Applied> {
         let kind = self.kind;
         let ver = self.ver() + 1;
         let watched = views && self.watched();
@@ -255,51 +276,31 @@ impl Game {
         if m.to_move().is_none() {
             self.clocks.stop(now);
         }
-        let Some(sent) = sent else {
-            return Ok(Frames::default());
-        };
-        // Each frame is written whole, directly (the most frequent event), in the order
-        // `json!` and `protocol::event_frame` would write it; the observation is written
-        // into one buffer reused for every recipient, then once into its frame.
-        let to_move = Value::from(m.to_move().map(|s| kind.seat_name(s))).to_string();
         let clocks = self.clocks.json(kind, now).to_string();
-        let colours = m
-            .seat_colours()
-            .map(|c| {
-                json!({kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1]})
-                    .to_string()
-            })
-            .unwrap_or_default();
-        let id = &self.id_json;
+        let kept = Kept::Move {
+            mv,
+            ply: m.ply(),
+            clocks: clocks.as_str().into(),
+            watched,
+        };
+        let Some(sent) = sent else {
+            return Ok(Applied {
+                frames: Frames::default(),
+                kept,
+            });
+        };
+        let parts = MoveParts::new(m, kind, clocks);
         let mut observation = String::with_capacity(2048);
         let mut r = 0;
-        Ok(sent.map(|view| {
-            use std::fmt::Write;
+        let frames = sent.map(|view| {
             r += 1;
             if r == 3 && !watched {
                 // Nobody to send it to now; a spectator who joins later gets a sync.
                 return Frame::default();
             }
-            // The recipient's whole view after the ply, so clients need not rebuild it.
-            observation.clear();
-            m.write_observe_json(viewer_of(r - 1), &mut observation);
-            let mut f = String::with_capacity(
-                id.len() + view.len() + to_move.len() + clocks.len() + colours.len()
-                    + observation.len()
-                    + 128,
-            );
-            let _ = write!(
-                f,
-                r#"{{"v":1,"t":"event","game":{id},"ver":{ver},"e":{{"type":"move","view":{view},"to_move":{to_move},"clocks":{clocks}"#
-            );
-            if !colours.is_empty() {
-                let _ = write!(f, r#","colours":{colours}"#);
-            }
-            f.push_str(r#","observation":"#);
-            f.push_str(&observation);
-            f.push_str("}}");
-            f.into()
-        }))
+            parts.frame(&self.id_json, ver, &view, m, r - 1, &mut observation)
+        });
+        Ok(Applied { frames, kept })
     }
 
     /// The end: the clocks stop, the match concludes (unless it ended on the board), and
@@ -350,5 +351,77 @@ impl Game {
             end["ratings"] = r.clone();
         }
         Ok(public(&end))
+    }
+}
+
+/// What every recipient's frame of one move shares, written once per move.
+pub(super) struct MoveParts {
+    /// The seat to move after it (JSON).
+    to_move: String,
+    /// The clocks (JSON).
+    clocks: String,
+    /// Banqi's colours once known (JSON), else empty.
+    colours: String,
+}
+
+impl MoveParts {
+    /// The shared parts of a move's frames, from the match after the move and the clocks
+    /// as sent (JSON text).
+    pub(super) fn new(m: &AnyMatch, kind: GameKind, clocks: String) -> MoveParts {
+        MoveParts {
+            to_move: Value::from(m.to_move().map(|s| kind.seat_name(s))).to_string(),
+            clocks,
+            colours: m
+                .seat_colours()
+                .map(|c| {
+                    json!({kind.seat_name(Seat::First): c[0], kind.seat_name(Seat::Second): c[1]})
+                        .to_string()
+                })
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Recipient `r`'s frame of event `ver`, a move whose view for `r` is `view`, with `m`
+    /// the match after it. The frame is written whole, directly (the most frequent event),
+    /// in the order `json!` and `protocol::event_frame` would write it; `observation` is a
+    /// buffer reused between recipients.
+    pub(super) fn frame(
+        &self,
+        id: &str,
+        ver: u64,
+        view: &str,
+        m: &AnyMatch,
+        r: usize,
+        observation: &mut String,
+    ) -> Frame {
+        use std::fmt::Write;
+        // The recipient's whole view after the ply, so clients need not rebuild it.
+        observation.clear();
+        m.write_observe_json(viewer_of(r), observation);
+        let MoveParts {
+            to_move,
+            clocks,
+            colours,
+        } = self;
+        let mut f = String::with_capacity(
+            id.len()
+                + view.len()
+                + to_move.len()
+                + clocks.len()
+                + colours.len()
+                + observation.len()
+                + 128,
+        );
+        let _ = write!(
+            f,
+            r#"{{"v":1,"t":"event","game":{id},"ver":{ver},"e":{{"type":"move","view":{view},"to_move":{to_move},"clocks":{clocks}"#
+        );
+        if !colours.is_empty() {
+            let _ = write!(f, r#","colours":{colours}"#);
+        }
+        f.push_str(r#","observation":"#);
+        f.push_str(observation);
+        f.push_str("}}");
+        f.into()
     }
 }

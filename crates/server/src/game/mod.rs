@@ -361,6 +361,25 @@ const KEEP_EVENTS: usize = 256;
 /// How long a finished game's task waits without subscribers before it stops.
 const IDLE_MS: u64 = 300_000;
 
+/// What a game keeps of one recent event for clients catching up.
+enum Kept {
+    /// The frame each recipient was sent (empty for one nobody followed then).
+    Sent([Frame; 3]),
+    /// A move, the most frequent event: its frames (a few kilobytes, each carrying its
+    /// recipient's whole observation) are written again from the match when a client
+    /// catches up over it, from what is kept here.
+    Move {
+        /// The move.
+        mv: AnyMove,
+        /// The match's ply after it.
+        ply: u32,
+        /// The clocks as they were sent with it (JSON text).
+        clocks: Box<str>,
+        /// Whether spectators were sent a frame of it.
+        watched: bool,
+    },
+}
+
 /// A game's state, owned by its task.
 pub struct Game {
     env: GameEnv,
@@ -389,9 +408,10 @@ pub struct Game {
     chat_tokens: [(f64, u64); 2],
     /// Failed writes in a row (the reload after each backs off).
     failures: u32,
-    /// The last [`KEEP_EVENTS`] events: the frame each recipient was sent (empty for
-    /// spectators when none was watching: a spectator catching up over it gets a `sync`).
-    log: VecDeque<[Frame; 3]>,
+    /// The last [`KEEP_EVENTS`] events, as much as is needed to send each again exactly
+    /// as it was sent (spectators' frames only of events that someone watched: a spectator
+    /// catching up over another gets a `sync`).
+    log: VecDeque<Kept>,
     /// The version of the event before the first in `log`.
     base: u64,
     /// The legal moves of the seat to move as a JSON array (empty when none), for `legal`.

@@ -5,11 +5,12 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use salpakan_engine::{Copy, Seat, Viewer};
+use salpakan_engine::{AnyMatch, Copy, Seat, Viewer};
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
 
-use super::{Game, Phase, recipient, reveals_at_end, viewer_of};
+use super::apply::MoveParts;
+use super::{Game, Kept, Phase, recipient, reveals_at_end, viewer_of};
 use crate::protocol::{self, Frame, ServerMsg};
 
 /// Where a connection receives its frames. Frames that do not fit (too many frames, or
@@ -90,34 +91,28 @@ pub(super) struct Sub {
 }
 
 impl Game {
-    /// The frame of event `ver` for recipient `r` (`ver` must be kept in `log`).
-    pub(super) fn frame(&self, ver: u64, r: usize) -> Frame {
-        self.log[usize::try_from(ver - 1 - self.base).expect("small")][r].clone()
-    }
-
     /// Whether a spectator is watching.
     pub(super) fn watched(&self) -> bool {
         self.subs.values().any(|s| recipient(s.viewer) == 2)
     }
 
-    /// Keeps the frames of event `ver` (one per recipient; empty for a recipient nobody
-    /// follows now).
-    pub(super) fn log_event(&mut self, ver: u64, frames: [Frame; 3]) {
+    /// Keeps what is needed to send event `ver` again.
+    pub(super) fn log_event(&mut self, ver: u64, kept: Kept) {
         debug_assert_eq!(ver, self.ver() + 1);
-        self.log.push_back(frames);
+        self.log.push_back(kept);
         if self.log.len() > super::KEEP_EVENTS {
             self.log.pop_front();
             self.base += 1;
         }
     }
 
-    /// Sends the events after version `first` to every follower (each frame shared by all
+    /// Sends the events just committed, `fresh` (each recipient's frame of each, the
+    /// first being version `first + 1`), to every follower (each frame shared by all
     /// recipients of its view), then the seat to move its legal moves.
-    pub(super) fn fan_out(&mut self, first: u64) {
-        let last = self.ver();
-        for ver in first + 1..=last {
-            for r in 0..3 {
-                let f = self.frame(ver, r);
+    pub(super) fn fan_out(&mut self, first: u64, fresh: &[[Frame; 3]]) {
+        debug_assert_eq!(first + fresh.len() as u64, self.ver());
+        for frames in fresh {
+            for (r, f) in frames.iter().enumerate() {
                 if f.is_empty() {
                     continue;
                 }
@@ -138,6 +133,47 @@ impl Game {
         }
     }
 
+    /// Recipient `r`'s frames of every event after version `since`, exactly as they were
+    /// sent; `None` when one of them is not kept (too old, from before a restart, or a
+    /// spectators' frame of an event nobody watched) or cannot be written again.
+    ///
+    /// A move's frames are written again from the match: it is rewound to the ply before
+    /// the first such move, and the kept moves are played on it once more.
+    fn catch_up(&self, since: u64, r: usize) -> Option<Vec<Frame>> {
+        let ver = self.ver();
+        if since < self.base || since > ver {
+            return None;
+        }
+        let from = usize::try_from(since - self.base).ok()?;
+        let mut frames = Vec::with_capacity(self.log.len() - from);
+        let mut replay: Option<AnyMatch> = None;
+        let mut observation = String::new();
+        for (i, kept) in self.log.iter().enumerate().skip(from) {
+            let f = match kept {
+                Kept::Sent(f) => f[r].clone(),
+                Kept::Move { watched: false, .. } if r == 2 => return None,
+                Kept::Move {
+                    mv, ply, clocks, ..
+                } => {
+                    let before = usize::try_from(*ply).ok()?.checked_sub(1)?;
+                    let m = match &mut replay {
+                        Some(m) if m.ply() as usize == before => m,
+                        slot => slot.insert(self.phase.m()?.rewound(before)?),
+                    };
+                    let views = m.play_sent(*mv).ok()?;
+                    let parts = MoveParts::new(m, self.kind, clocks.to_string());
+                    let ver = self.base + i as u64 + 1;
+                    parts.frame(&self.id_json, ver, &views[r], m, r, &mut observation)
+                }
+            };
+            if f.is_empty() {
+                return None;
+            }
+            frames.push(f);
+        }
+        Some(frames)
+    }
+
     /// The seat to move while the game is being played.
     pub(super) fn to_move(&self) -> Option<Seat> {
         match &self.phase {
@@ -150,22 +186,13 @@ impl Game {
     /// kept, else a `sync`; a seat to move also gets its legal moves.
     pub(super) fn join(&mut self, viewer: Viewer, conn: u64, out: Outbox, since: Option<u64>) {
         let r = recipient(viewer);
-        let ver = self.ver();
-        let kept = |n: u64| {
-            n >= self.base
-                && n <= ver
-                && self
-                    .log
-                    .range(usize::try_from(n - self.base).unwrap_or(usize::MAX)..)
-                    .all(|f| !f[r].is_empty())
-        };
-        match since {
-            Some(n) if kept(n) => {
-                for v in n..ver {
-                    out.send(self.frame(v + 1, r));
+        match since.and_then(|n| self.catch_up(n, r)) {
+            Some(frames) => {
+                for f in frames {
+                    out.send(f);
                 }
             }
-            _ => {
+            None => {
                 out.send(self.sync_frame(r));
             }
         }

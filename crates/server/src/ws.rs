@@ -15,11 +15,11 @@ use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use salpakan_engine::{Seat, Viewer};
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
 use crate::app::App;
 use crate::error::{Error, Result};
-use crate::game::{Act, Cmd, Outbox};
+use crate::game::{Act, Cmd, Outbox, Reply};
 use crate::identity::User;
 use crate::protocol::{self, Frame, JoinedAs, Request, ServerMsg, request_id};
 
@@ -352,11 +352,8 @@ impl Conn {
                 })
             }
             Request::Act { game, act } => {
-                let ver = self.act(&game, act).await?;
-                frame(&ServerMsg::Ack {
-                    game: Some(&game),
-                    ver: Some(ver),
-                })
+                self.act(&game, act, id).await?;
+                Ok(None)
             }
         }
     }
@@ -460,18 +457,21 @@ impl Conn {
         Ok(())
     }
 
-    /// A seat's action: sent to the game, answered with the version of its last event.
-    async fn act(&self, game: &str, act: Act) -> Result<u64> {
+    /// A seat's action: sent to the game, which answers this connection itself (`ack`
+    /// once the events it made are stored and sent, or `error`). The reader does not wait:
+    /// the game takes a connection's actions in the order they came.
+    async fn act(&self, game: &str, act: Act, id: Option<&Value>) -> Result<()> {
         let (tx, seat) = self.seat_in(game)?;
-        let (rtx, rrx) = oneshot::channel();
         tx.send(Cmd::Act {
             seat,
             act,
-            reply: Some(rtx),
+            reply: Some(Reply::Conn {
+                conn: self.id,
+                id: id.cloned(),
+            }),
         })
         .await
-        .map_err(|_| Error::Unavailable)?;
-        rrx.await.map_err(|_| Error::Unavailable)?
+        .map_err(|_| Error::Unavailable)
     }
 
     fn seat_in(&self, game: &str) -> Result<(mpsc::Sender<Cmd>, Seat)> {

@@ -75,7 +75,7 @@ impl App {
                 let act = Cmd::Act {
                     seat: *seat,
                     act: crate::game::Act::Resign,
-                    reply: Some(rtx),
+                    reply: Some(crate::game::Reply::Wait(rtx)),
                 };
                 // A finished game refuses: nothing to do there.
                 if tx.send(act).await.is_ok() {

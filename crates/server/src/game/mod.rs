@@ -233,6 +233,23 @@ pub enum Act {
     Claim,
 }
 
+/// Where the answer to a seat's action goes: the version of the last event it made, or
+/// why it was refused.
+#[derive(Debug)]
+pub enum Reply {
+    /// To a task waiting for it.
+    Wait(oneshot::Sender<Result<u64>>),
+    /// Straight to the acting connection (one that follows the game) as its `ack` or
+    /// `error` frame, with the request's `id`, queued right after the events the action
+    /// made: the connection's reader goes on without waiting for it.
+    Conn {
+        /// The connection.
+        conn: u64,
+        /// The request's `id`.
+        id: Option<Value>,
+    },
+}
+
 /// A message to a game's task.
 #[derive(Debug)]
 pub enum Cmd {
@@ -259,8 +276,8 @@ pub enum Cmd {
         seat: Seat,
         /// What it does.
         act: Act,
-        /// Told the version of the last event it made, or why it was refused.
-        reply: Option<oneshot::Sender<Result<u64>>>,
+        /// Where the answer goes (none for a bot's own move).
+        reply: Option<Reply>,
     },
     /// A record copy (full only once over).
     Record {
@@ -612,8 +629,12 @@ impl Game {
                         tracing::warn!(game = %self.id, error = %e, "a bot's action was refused");
                     }
                 }
-                if let Some(reply) = reply {
-                    let _ = reply.send(r);
+                match reply {
+                    Some(Reply::Wait(tx)) => {
+                        let _ = tx.send(r);
+                    }
+                    Some(Reply::Conn { conn, id }) => self.answer(conn, r, id.as_ref()),
+                    None => {}
                 }
                 self.poke_bots();
             }

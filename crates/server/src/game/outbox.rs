@@ -91,6 +91,24 @@ pub(super) struct Sub {
 }
 
 impl Game {
+    /// Answers connection `conn`'s action: its `ack` (with the version of the last event
+    /// the action made) or its `error`. Nothing when the connection has gone.
+    pub(super) fn answer(&self, conn: u64, r: crate::error::Result<u64>, id: Option<&Value>) {
+        let Some(sub) = self.subs.get(&conn) else {
+            return;
+        };
+        sub.out.send(match r {
+            Ok(ver) => protocol::frame(
+                &ServerMsg::Ack {
+                    game: Some(&self.id),
+                    ver: Some(ver),
+                },
+                id,
+            ),
+            Err(e) => e.frame(id),
+        });
+    }
+
     /// Whether a spectator is watching.
     pub(super) fn watched(&self) -> bool {
         self.subs.values().any(|s| recipient(s.viewer) == 2)

@@ -208,3 +208,26 @@ fn turning_points_are_the_biggest_changes_in_ply_order() {
     assert_eq!((t[1].before, t[1].after), (0.25, 0.9));
     assert!(turning_points(&[0.5], 5).is_empty());
 }
+
+/// The time of one analysis at the default budget (run by hand:
+/// `cargo test -p salpakan-ai --release --test analysis -- --ignored --nocapture`).
+#[test]
+#[ignore = "a timing, not a check"]
+fn analysis_time_at_the_default_budget() {
+    for (kind, plies) in [
+        (GameKind::Generals, 200),
+        (GameKind::Stratego, 400),
+        (GameKind::Banqi, 200),
+    ] {
+        let m = finished(kind, plies, 1);
+        let t = std::time::Instant::now();
+        let a = analyse(&m, &AnalysisBudget::default(), 1).unwrap();
+        let json = serde_json::to_string(&a).unwrap();
+        println!(
+            "{kind:?}: {} plies analysed in {:.2} s, {} bytes of JSON",
+            a.plies,
+            t.elapsed().as_secs_f64(),
+            json.len()
+        );
+    }
+}

@@ -158,7 +158,9 @@ pub fn analyse_seat(
 /// The seed of one seat's draws at one ply.
 fn ply_seed(seed: u64, seat: Seat, ply: usize) -> u64 {
     seed ^ (seat.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ (ply as u64).wrapping_mul(0xD1B5_4A32_D192_ED03).rotate_left(29)
+        ^ (ply as u64)
+            .wrapping_mul(0xD1B5_4A32_D192_ED03)
+            .rotate_left(29)
 }
 
 fn walk<G: AiGame>(m: &Match<G>, seat: Seat, budget: &AnalysisBudget, seed: u64) -> SeatAnalysis {

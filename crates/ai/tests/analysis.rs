@@ -126,7 +126,10 @@ fn seat_analysis_ignores_hidden_information_it_cannot_see() {
     let (a, b) = (AnyMatch::from(a), AnyMatch::from(b));
     let ja = serde_json::to_string(&analyse_seat(&a, Seat::First, &BUDGET, 11).unwrap()).unwrap();
     let jb = serde_json::to_string(&analyse_seat(&b, Seat::First, &BUDGET, 11).unwrap()).unwrap();
-    assert_eq!(ja, jb, "White's analysis changed with what White could not see");
+    assert_eq!(
+        ja, jb,
+        "White's analysis changed with what White could not see"
+    );
     // Black's own analysis does see its own setup: it may differ (a sanity check that the
     // two games really differ for Black).
     let ka = serde_json::to_string(&analyse_seat(&a, Seat::Second, &BUDGET, 11).unwrap());

@@ -75,7 +75,7 @@ pub(crate) fn store(c: &Connection, a: &AnalysisRow) -> rusqlite::Result<()> {
         i64::try_from(a.plies).unwrap_or(i64::MAX),
         a.samples,
         // SQLite integers are signed: the seed's bits are kept as they are.
-        a.seed.cast_signed(),
+        i64::from_le_bytes(a.seed.to_le_bytes()),
         a.seats[0],
         a.seats[1],
         i64::try_from(a.created).unwrap_or(i64::MAX),
@@ -93,7 +93,7 @@ fn load(c: &Connection, game: &str) -> rusqlite::Result<Option<AnalysisRow>> {
                 kind: r.get(0)?,
                 plies: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
                 samples: r.get(2)?,
-                seed: r.get::<_, i64>(3)?.cast_unsigned(),
+                seed: u64::from_le_bytes(r.get::<_, i64>(3)?.to_le_bytes()),
                 seats: [r.get(4)?, r.get(5)?],
                 created: u64::try_from(r.get::<_, i64>(6)?).unwrap_or(0),
             })
@@ -160,9 +160,8 @@ impl Analyses {
     /// Queues `game` unless it is already queued or running; refuses past `limit` jobs.
     fn enqueue(&self, game: &str, limit: usize) -> Result<Option<Job>> {
         let mut jobs = self.jobs.lock().map_err(|_| Error::Unavailable)?;
-        match jobs.get(game) {
-            Some(j @ (Job::Queued | Job::Running)) => return Ok(Some(j.clone())),
-            _ => {}
+        if let Some(j @ (Job::Queued | Job::Running)) = jobs.get(game) {
+            return Ok(Some(j.clone()));
         }
         let busy = jobs
             .values()

@@ -64,10 +64,7 @@ async fn analysis_is_refused_until_the_game_ends_then_queued_done_and_kept_acros
     let path = format!("/api/games/{game}/analysis");
     let (st, v) = post(addr, &path, None).await;
     assert_eq!(st, 409, "{v}");
-    assert!(
-        v["error"].as_str().unwrap().contains("not over yet"),
-        "{v}"
-    );
+    assert!(v["error"].as_str().unwrap().contains("not over yet"), "{v}");
     let (st, _) = get(addr, &path, Some(&tokens[0])).await;
     assert_eq!(st, 409);
 
@@ -76,7 +73,10 @@ async fn analysis_is_refused_until_the_game_ends_then_queued_done_and_kept_acros
     assert_eq!((st, v["status"].as_str()), (200, Some("none")), "{v}");
     let (st, v) = post(addr, &path, None).await;
     assert_eq!(st, 202, "{v}");
-    assert!(matches!(v["status"].as_str(), Some("queued" | "running")), "{v}");
+    assert!(
+        matches!(v["status"].as_str(), Some("queued" | "running")),
+        "{v}"
+    );
     let done = until_done(addr, &game, None).await;
     let a = &done["analysis"];
     assert_eq!(a["game"], "generals");

@@ -468,7 +468,7 @@ const en = {
     graphSummary: (seat, first, last, lo, hi) => `${seat}: ${first}% at the start, ${last}% after the last move (lowest ${lo}%, highest ${hi}%).`,
     turningPoints: 'Turning points',
     /** @param {number} ply @param {string} seat @param {number} before @param {number} after */
-    turn: (ply, seat, before, after) => `Move ${ply}: ${seat} ${before}% → ${after}%`,
+    turn: (ply, seat, before, after) => `Ply ${ply}: ${seat} ${before}% → ${after}%`,
     heat: 'Show what this player believed about the hidden pieces',
     heatNeedsSeat: 'Choose one player’s view to see what that player believed.',
     /** @param {string} piece @param {number} p */

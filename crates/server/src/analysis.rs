@@ -329,3 +329,35 @@ async fn run(app: Arc<App>, id: String, m: AnyMatch) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At most `limit` games wait or run; asking again for one of them is no new job; a
+    /// failed job may be asked for again.
+    #[test]
+    fn the_queue_refuses_past_its_limit_and_holds_one_job_per_game() {
+        let q = Analyses::default();
+        assert_eq!(q.enqueue("a", 2).unwrap(), None);
+        assert_eq!(q.enqueue("a", 2).unwrap(), Some(Job::Queued));
+        q.set("a", Some(Job::Running));
+        assert_eq!(q.enqueue("a", 2).unwrap(), Some(Job::Running));
+        assert_eq!(q.enqueue("b", 2).unwrap(), None);
+        let full = q.enqueue("c", 2).unwrap_err();
+        assert!(matches!(full, Error::Limit(_)));
+        assert!(full.to_string().contains("ask again"), "{full}");
+        q.set("b", Some(Job::Failed("x".into())));
+        assert_eq!(q.enqueue("c", 2).unwrap(), None, "a failed job holds no place");
+        assert_eq!(q.enqueue("b", 3).unwrap(), None, "a failed job may be asked again");
+        q.set("a", None);
+        assert_eq!(q.get("a"), None);
+    }
+
+    /// The seed depends on the game's id only.
+    #[test]
+    fn a_games_analysis_seed_comes_from_its_id() {
+        assert_eq!(seed_of("abc"), seed_of("abc"));
+        assert_ne!(seed_of("abc"), seed_of("abd"));
+    }
+}

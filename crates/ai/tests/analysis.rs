@@ -212,17 +212,26 @@ fn turning_points_are_the_biggest_changes_in_ply_order() {
     assert!(turning_points(&[0.5], 5).is_empty());
 }
 
-/// The time of one analysis at the default budget (run by hand:
-/// `cargo test -p salpakan-ai --release --test analysis -- --ignored --nocapture`).
+/// The time of one analysis at the default budget, of a game between two `greedy` bots
+/// (stopped by resignation after 300 plies) (run by hand:
+/// `cargo test -p salpakan-ai --test analysis -- --ignored --nocapture`).
 #[test]
 #[ignore = "a timing, not a check"]
 fn analysis_time_at_the_default_budget() {
-    for (kind, plies) in [
-        (GameKind::Generals, 200),
-        (GameKind::Stratego, 400),
-        (GameKind::Banqi, 200),
-    ] {
-        let m = finished(kind, plies, 1);
+    let greedy: BotSpec = "greedy".parse().unwrap();
+    for kind in GameKind::ALL {
+        let mut m = GameSpec::default_for(kind)
+            .new_match([None, None], 1)
+            .unwrap();
+        for i in 0..300u64 {
+            let Some(s) = m.to_move() else { break };
+            let mv = choose_move(&greedy, &m, s, i).unwrap();
+            m.play(mv).unwrap();
+        }
+        if let Some(s) = m.to_move() {
+            m.conclude(Outcome::win(s.other(), EndReason::Resignation))
+                .unwrap();
+        }
         let t = std::time::Instant::now();
         let a = analyse(&m, &AnalysisBudget::default(), 1).unwrap();
         let json = serde_json::to_string(&a).unwrap();

@@ -348,8 +348,16 @@ mod tests {
         assert!(matches!(full, Error::Limit(_)));
         assert!(full.to_string().contains("ask again"), "{full}");
         q.set("b", Some(Job::Failed("x".into())));
-        assert_eq!(q.enqueue("c", 2).unwrap(), None, "a failed job holds no place");
-        assert_eq!(q.enqueue("b", 3).unwrap(), None, "a failed job may be asked again");
+        assert_eq!(
+            q.enqueue("c", 2).unwrap(),
+            None,
+            "a failed job holds no place"
+        );
+        assert_eq!(
+            q.enqueue("b", 3).unwrap(),
+            None,
+            "a failed job may be asked again"
+        );
         q.set("a", None);
         assert_eq!(q.get("a"), None);
     }

@@ -92,7 +92,11 @@ export function analysisPanel(id, g, jump) {
     status.textContent = A.queued;
     api('POST', `/api/games/${id}/analysis`).then(answer, failed);
   };
-  api('GET', `/api/games/${id}/analysis`).then(answer, () => { button.hidden = false; });
+  // a game the server will not analyse (not over, or not the caller's to see) says why
+  api('GET', `/api/games/${id}/analysis`).then(answer, (/** @type {Error} */ e) => {
+    button.hidden = true;
+    status.textContent = String(e.message);
+  });
 
   const seatsShown = () => (data ? data.seats.filter((a) => view === 'full' || a.seat === view) : []);
 
@@ -143,7 +147,7 @@ export function analysisPanel(id, g, jump) {
       h('button', { type: 'button', class: 'link', dataset: { ply: String(t.ply) }, onclick: () => jump(t.ply) },
         A.turn(t.ply, seatName(t.seat), pct(t.before), pct(t.after))))));
     turnsBox.hidden = points.length === 0;
-    heatRow.hidden = false;
+    heatRow.hidden = !board;
     const seat = data.seats.find((a) => a.seat === view);
     heatBox.disabled = !seat;
     heatHint.textContent = seat ? '' : A.heatNeedsSeat;

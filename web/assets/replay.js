@@ -38,8 +38,11 @@ export async function replayScreen(/** @type {string} */ id) {
   document.getElementById('nav-rules')?.setAttribute('href', `/rules/${g.name}`);
   // a seat's own copy (the game is on, or never reveals) lacks the other army: no board to replay
   if (rep.tags.Copy && rep.tags.Copy !== 'full') {
+    // a finished game that never reveals: its players still get their own seat's analysis
+    const over = !!rep.tags.Result && rep.tags.Result !== '*';
     return replace(main, h('div', { class: 'card' }, h('h2', {}, R.title), h('p', {}, R.ownCopyOnly),
-      h('div', { class: 'btn-row wrap' }, h('a', { class: 'btn', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, R.downloadOwn), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, R.watch))));
+      h('div', { class: 'btn-row wrap' }, h('a', { class: 'btn', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, R.downloadOwn), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, R.watch)),
+      over ? analysisPanel(id, g, () => {}).el : null));
   }
   if (!rep.tags.WhiteSetup && !rep.tags.RedSetup && !rep.tags.Deal) {
     return replace(main, h('div', { class: 'card' }, h('h2', {}, R.title), h('p', {}, R.notPublished), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, R.watch)));

@@ -4,7 +4,7 @@
 // believed each hidden enemy piece to be.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, botGame, waitTurn, clickMove, assertNoSideScroll, DESKTOP, PHONE390 } from './helpers.mjs';
+import { startServer, launch, newPage, botGame, enter, gameIdOf, waitTurn, clickMove, assertNoSideScroll, DESKTOP, PHONE390 } from './helpers.mjs';
 
 /** @type {{url: string, stop: () => Promise<void>}} */
 let server;
@@ -85,4 +85,43 @@ test('a finished game\'s replay analyses it on request: the graph, turning point
   await page.setViewportSize(PHONE390);
   await assertNoSideScroll(page, 'replay with analysis at 390 px');
   await context.close();
+});
+
+test('a game played without the final reveal shows its player that seat\'s own analysis, and a stranger none', { timeout: 180000 }, async () => {
+  const { page, frames, context, errors } = await newPage(browser, DESKTOP);
+  page.on('dialog', (d) => d.accept());
+  await enter(page, server.url, 'Ben');
+  await page.getByRole('radio', { name: 'Game of the Generals' }).click();
+  const box = page.locator('#opt-reveal_at_end');
+  if (!(await box.isVisible())) await page.getByText('More', { exact: true }).first().click();
+  await box.uncheck();
+  await page.locator('#clock').selectOption('none');
+  await page.getByRole('button', { name: 'Play the computer' }).click();
+  await page.waitForURL(/\/game\//);
+  const id = gameIdOf(page);
+  await page.getByRole('button', { name: 'Random' }).click();
+  await page.getByRole('button', { name: 'Ready' }).click();
+  const turn = { ver: -1 };
+  for (let i = 0; i < 4; i++) {
+    const legal = await waitTurn(page, frames, id, turn);
+    if (!legal) break;
+    await clickMove(page, legal[0]);
+  }
+  if (!(await page.locator('.status.over').count())) await page.getByRole('button', { name: 'Resign' }).click();
+  await page.locator('.status.over').waitFor();
+  const info = await (await fetch(`${server.url}/api/games/${id}`)).json();
+  assert.equal(info.options.reveal_at_end, false);
+
+  await page.goto(`${server.url}/replay/${id}`);
+  await page.getByRole('button', { name: 'Analyse', exact: true }).click();
+  await page.locator('.win-chart').waitFor({ timeout: 60000 });
+  assert.equal(await page.locator('.win-chart polyline').count(), 1, 'only the player\'s own seat');
+  assert.equal(await page.locator('.win-chart polyline').getAttribute('data-seat'), 'white');
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // a stranger: no analysis, and the server says why
+  const res = await fetch(`${server.url}/api/games/${id}/analysis`);
+  assert.equal(res.status, 403);
+  assert.match((await res.json()).error, /seat token/);
 });

@@ -135,3 +135,21 @@ async fn analysis_of_an_unknown_game_is_not_found() {
     let (st, v) = post(ts.addr(), "/api/games/nosuchgame/analysis", None).await;
     assert_eq!(st, 404, "{v}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_that_ended_before_its_first_move_has_nothing_to_analyse() {
+    let ts = start("analysis-setup").await;
+    let addr = ts.addr();
+    let (game, tokens) = new_game(addr, "generals", Value::Null, Value::Null).await;
+    let (mut w, _) = join(addr, &game, Some(&tokens[0])).await;
+    act(&mut w, json!({"t": "resign", "game": game})).await;
+    let (st, v) = post(addr, &format!("/api/games/{game}/analysis"), None).await;
+    assert_eq!(st, 409, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("before its first move"),
+        "{v}"
+    );
+}

@@ -1,5 +1,6 @@
 // The replay screen (/replay/<id>?ply=N&view=<seat>): a finished game's full record stepped
-// through on the board, as everything or as one seat saw it, with the moves in the game's words.
+// through on the board, as everything or as one seat saw it, with the moves in the game's words,
+// and its analysis on request (analysis.js).
 
 import { h, replace, toast } from './dom.js';
 import { Board } from './board.js';
@@ -11,6 +12,7 @@ import { T } from './i18n.js';
 import { main, onLeave } from './router.js';
 import { header } from './header.js';
 import { reasonText } from './words.js';
+import { analysisPanel } from './analysis.js';
 
 /** @typedef {import('./games.js').GameSpec} GameSpec */
 
@@ -36,8 +38,11 @@ export async function replayScreen(/** @type {string} */ id) {
   document.getElementById('nav-rules')?.setAttribute('href', `/rules/${g.name}`);
   // a seat's own copy (the game is on, or never reveals) lacks the other army: no board to replay
   if (rep.tags.Copy && rep.tags.Copy !== 'full') {
+    // a finished game that never reveals: its players still get their own seat's analysis
+    const over = !!rep.tags.Result && rep.tags.Result !== '*';
     return replace(main, h('div', { class: 'card' }, h('h2', {}, R.title), h('p', {}, R.ownCopyOnly),
-      h('div', { class: 'btn-row wrap' }, h('a', { class: 'btn', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, R.downloadOwn), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, R.watch))));
+      h('div', { class: 'btn-row wrap' }, h('a', { class: 'btn', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, R.downloadOwn), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, R.watch)),
+      over ? analysisPanel(id, g, () => {}).el : null));
   }
   if (!rep.tags.WhiteSetup && !rep.tags.RedSetup && !rep.tags.Deal) {
     return replace(main, h('div', { class: 'card' }, h('h2', {}, R.title), h('p', {}, R.notPublished), h('a', { class: 'btn', href: `/game/${id}`, 'data-link': true }, R.watch)));
@@ -96,12 +101,14 @@ export async function replayScreen(/** @type {string} */ id) {
     const url = location.origin + link();
     navigator.clipboard?.writeText(url).then(() => toast(R.copied, 'good'), () => toast(url));
   } }, R.share);
+  const analysis = analysisPanel(id, g, (ply) => show(ply));
   const show = (/** @type {number} */ i) => {
     at = Math.max(0, Math.min(last, i));
     slider.value = String(at);
     flipBtn.setAttribute('aria-pressed', String(flipped));
     const p = rep.plies[at - 1];
     board.render(viewOf(g.name, rep.positions[at], view), { last: p?.from ? { from: p.from, to: p.to ?? p.from } : null });
+    analysis.update(at, view, board);
     label.textContent = at === 0 ? (g.name === 'banqi' ? R.startBanqi : view === 'full' ? R.startFull : R.startSeat(seatName(view))) : R.plyOf(at, rep.plies.length, words[at - 1]);
     moves.querySelectorAll('li').forEach((li, j) => li.classList.toggle('current', j === at - 1));
     // keep the current move in sight within the list (the page itself does not scroll)
@@ -131,7 +138,8 @@ export async function replayScreen(/** @type {string} */ id) {
       h('div', { class: 'btn-row wrap' },
         flipBtn, share,
         h('a', { class: 'btn small', href: `/api/games/${id}/record`, download: `salpakan-${id}.txt` }, R.download)),
-      h('details', { class: 'moves-box', open: true }, h('summary', {}, R.moves(rep.plies.length)), moves))));
+      h('details', { class: 'moves-box', open: true }, h('summary', {}, R.moves(rep.plies.length)), moves),
+      analysis.el)));
   document.addEventListener('keydown', function key(e) {
     if (!document.body.contains(slider)) return document.removeEventListener('keydown', key);
     if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;

@@ -55,6 +55,12 @@ pub struct Limits {
     /// Unfinished bot games one player may have.
     #[arg(long, default_value_t = 10)]
     pub max_bot_games: usize,
+    /// Hidden states a finished game's analysis draws at every ply (1 to 4096; its CPU).
+    #[arg(long, default_value_t = 64)]
+    pub analysis_samples: u32,
+    /// Analyses that may wait or run at once (one runs at a time).
+    #[arg(long, default_value_t = 8)]
+    pub analysis_queue: usize,
     /// Seconds a seek or challenge stays open once its creator is gone.
     #[arg(long, default_value_t = 600)]
     pub seek_idle: u64,
@@ -140,6 +146,8 @@ impl Limits {
             guest_burst: self.guest_burst,
             max_open_seeks: self.max_open_seeks,
             max_bot_games: self.max_bot_games,
+            analysis_samples: self.analysis_samples,
+            analysis_queue: self.analysis_queue,
             seek_idle_ms: s(self.seek_idle, "seek-idle")?,
             bot_game_away_ms: s(self.bot_game_away, "bot-game-away")?,
             chat_per_minute: self.chat_per_minute,

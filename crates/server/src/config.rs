@@ -82,6 +82,11 @@ pub struct Config {
     /// The rating deviation above which a rating is provisional (shown with `?`) and kept
     /// off the leaderboards (`--provisional-rd`).
     pub provisional_rd: f64,
+    /// Hidden states an analysis draws at every ply (`--analysis-samples`): its CPU per
+    /// ply, see `docs/ai.md`.
+    pub analysis_samples: u32,
+    /// Analyses that may wait or run at once (`--analysis-queue`); one runs at a time.
+    pub analysis_queue: usize,
 }
 
 impl std::fmt::Debug for Config {
@@ -133,6 +138,8 @@ impl Default for Config {
             trust_forwarded_for: false,
             leaderboard_min_games: 5,
             provisional_rd: 110.0,
+            analysis_samples: 64,
+            analysis_queue: 8,
         }
     }
 }
@@ -161,6 +168,8 @@ impl Config {
             ("sweep", self.sweep_ms),
             ("logins-per-minute", u64::from(self.logins_per_minute)),
             ("accounts-per-hour", u64::from(self.accounts_per_hour)),
+            ("analysis-samples", u64::from(self.analysis_samples)),
+            ("analysis-queue", self.analysis_queue as u64),
         ];
         for (name, v) in positive {
             if v == 0 {
@@ -183,6 +192,11 @@ impl Config {
                 "--provisional-rd is a rating deviation above 0 and at most {}",
                 crate::rating::START_RD
             )));
+        }
+        if self.analysis_samples > 4096 {
+            return Err(Error::Start(
+                "--analysis-samples is 1 to 4096 (hidden states drawn a ply)".into(),
+            ));
         }
         if self.chat_keep == 0 || self.chat_keep > self.chat_max {
             return Err(Error::Start("--chat-keep is 1 to --chat-max".into()));

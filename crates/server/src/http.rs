@@ -486,6 +486,20 @@ pub async fn my_seat(
                    "seat_token": app.seat_token(&id, seat)})))
 }
 
+/// The caller's seat in game `id`: from a seat token, or the guest or API token of its
+/// player.
+pub(crate) fn caller_seat(app: &App, headers: &HeaderMap, id: &str) -> Option<Seat> {
+    bearer(headers).and_then(|t| {
+        app.check_seat_token(id, t).or_else(|| {
+            let u = app.identity.authenticate(t)?;
+            app.games_of(&u.id)
+                .into_iter()
+                .find(|(g, _)| *g == id)
+                .map(|(_, s)| s)
+        })
+    })
+}
+
 /// `GET /api/games/{id}/record`: the full record once the game is over; with a seat's token
 /// (or the guest token of its player), that seat's own copy at any time.
 pub async fn record(
@@ -493,15 +507,7 @@ pub async fn record(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response> {
-    let seat = bearer(&headers).and_then(|t| {
-        app.check_seat_token(&id, t).or_else(|| {
-            let u = app.identity.authenticate(t)?;
-            app.games_of(&u.id)
-                .into_iter()
-                .find(|(g, _)| *g == id)
-                .map(|(_, s)| s)
-        })
-    });
+    let seat = caller_seat(&app, &headers, &id);
     let (summary_tx, summary_rx) = oneshot::channel();
     let summary = app
         .ask(&id, Cmd::Summary { reply: summary_tx }, summary_rx)

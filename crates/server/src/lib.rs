@@ -24,6 +24,7 @@
 #![deny(missing_docs)]
 
 pub mod account;
+mod analysis;
 pub(crate) mod app;
 pub(crate) mod bots;
 pub(crate) mod clock;
@@ -100,6 +101,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}", get(http::game))
         .route("/api/games/{id}/seat", get(http::my_seat))
         .route("/api/games/{id}/record", get(http::record))
+        .route(
+            "/api/games/{id}/analysis",
+            get(analysis::get).post(analysis::post),
+        )
         .route("/api/games/{id}/kudos", post(reputation::kudos))
         .route("/api/reports", post(reputation::report))
         .route("/api/moderation/reports", get(reputation::reports))

@@ -453,6 +453,28 @@ const en = {
   },
 
   /** The replay screen. */
+  analysis: {
+    title: 'Analysis',
+    about: 'The strongest computer player judges every position from what each player could know at that moment.',
+    analyse: 'Analyse',
+    queued: 'Waiting for the server to start the analysis…',
+    running: 'The server is analysing the game…',
+    /** @param {string} why */
+    failed: (why) => `The analysis failed: ${why}`,
+    /** @param {number} plies @param {number} samples */
+    done: (plies, samples) => `Analysed ${plies} moves (${samples} sampled positions a move).`,
+    graphTitle: 'Chance of winning over the moves',
+    /** @param {string} seat @param {number} first @param {number} last @param {number} lo @param {number} hi */
+    graphSummary: (seat, first, last, lo, hi) => `${seat}: ${first}% at the start, ${last}% after the last move (lowest ${lo}%, highest ${hi}%).`,
+    turningPoints: 'Turning points',
+    /** @param {number} ply @param {string} seat @param {number} before @param {number} after */
+    turn: (ply, seat, before, after) => `Ply ${ply}: ${seat} ${before}% → ${after}%`,
+    heat: 'Show what this player believed about the hidden pieces',
+    heatNeedsSeat: 'Choose one player’s view to see what that player believed.',
+    /** @param {string} piece @param {number} p */
+    belief: (piece, p) => `${piece}: ${p}% likely`,
+  },
+
   replay: {
     title: 'Replay',
     /** @param {string} game */

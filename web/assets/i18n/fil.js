@@ -369,6 +369,28 @@ const fil = {
     piece: (sq, side, piece) => `${sq}, ${piece}${side ? ' ng ' + side : ''}`,
   },
 
+  analysis: {
+    title: 'Pagsusuri',
+    about: 'Tinataya ng pinakamalakas na computer player ang bawat posisyon mula sa alam ng bawat manlalaro noong sandaling iyon.',
+    analyse: 'Suriin',
+    queued: 'Hinihintay na simulan ng server ang pagsusuri…',
+    running: 'Sinusuri ng server ang laro…',
+    /** @param {string} why */
+    failed: (why) => `Hindi natapos ang pagsusuri: ${why}`,
+    /** @param {number} plies @param {number} samples */
+    done: (plies, samples) => `Nasuri ang ${plies} na galaw (${samples} na posisyong sinubok bawat galaw).`,
+    graphTitle: 'Tsansang manalo sa bawat galaw',
+    /** @param {string} seat @param {number} first @param {number} last @param {number} lo @param {number} hi */
+    graphSummary: (seat, first, last, lo, hi) => `${seat}: ${first}% sa simula, ${last}% pagkatapos ng huling galaw (pinakamababa ${lo}%, pinakamataas ${hi}%).`,
+    turningPoints: 'Mga sandaling nagpabago sa laro',
+    /** @param {number} ply @param {string} seat @param {number} before @param {number} after */
+    turn: (ply, seat, before, after) => `Galaw ${ply}: ${seat} ${before}% → ${after}%`,
+    heat: 'Ipakita ang akala ng manlalarong ito tungkol sa mga nakatagong piyesa',
+    heatNeedsSeat: 'Pumili ng pananaw ng isang manlalaro para makita ang akala nito.',
+    /** @param {string} piece @param {number} p */
+    belief: (piece, p) => `${piece}: ${p}% ang tsansa`,
+  },
+
   replay: {
     title: 'Panoorin ulit',
     heading: (game) => `Panoorin ulit: ${game}`,

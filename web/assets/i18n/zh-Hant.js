@@ -375,6 +375,28 @@ const zhHant = {
     piece: (sq, side, piece) => `${sq}，${side ? side + '方' : ''}${piece}`,
   },
 
+  analysis: {
+    title: '對局分析',
+    about: '最強的電腦棋手依每位玩家當下所能知道的資訊，評估每一個局面。',
+    analyse: '分析',
+    queued: '等待伺服器開始分析…',
+    running: '伺服器正在分析這盤棋…',
+    /** @param {string} why */
+    failed: (why) => `分析失敗：${why}`,
+    /** @param {number} plies @param {number} samples */
+    done: (plies, samples) => `已分析 ${plies} 步（每步抽樣 ${samples} 個局面）。`,
+    graphTitle: '各步的勝率',
+    /** @param {string} seat @param {number} first @param {number} last @param {number} lo @param {number} hi */
+    graphSummary: (seat, first, last, lo, hi) => `${seat}：開局 ${first}%，最後一步後 ${last}%（最低 ${lo}%，最高 ${hi}%）。`,
+    turningPoints: '轉捩點',
+    /** @param {number} ply @param {string} seat @param {number} before @param {number} after */
+    turn: (ply, seat, before, after) => `第 ${ply} 步：${seat} ${before}% → ${after}%`,
+    heat: '顯示這位玩家對暗子的推測',
+    heatNeedsSeat: '請選擇一位玩家的視角，才能看到其推測。',
+    /** @param {string} piece @param {number} p */
+    belief: (piece, p) => `${piece}：可能性 ${p}%`,
+  },
+
   replay: {
     title: '重播',
     heading: (game) => `重播：${game}`,

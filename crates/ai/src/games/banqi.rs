@@ -35,6 +35,31 @@ pub fn belief(k: &Knowledge<Banqi>) -> DealBelief {
     DealBelief { known }
 }
 
+/// Every face-down piece with the unseen pool's rank distribution (exact: the pool is public
+/// and any arrangement of it is equally likely).
+fn hidden_marginals(k: &Knowledge<Banqi>) -> Vec<crate::analysis::HiddenPiece> {
+    let obs = k.observation();
+    let total: u32 = obs.face_down_pool.values().map(|&n| u32::from(n)).sum();
+    if total == 0 {
+        return Vec::new();
+    }
+    let ranks: Vec<(String, f64)> = obs
+        .face_down_pool
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(code, &n)| (code.clone(), f64::from(n) / f64::from(total)))
+        .collect();
+    let ranks = crate::analysis::sorted(ranks);
+    obs.board
+        .iter()
+        .filter(|(_, v)| v.face_down)
+        .map(|(s, _)| crate::analysis::HiddenPiece {
+            square: s.to_string(),
+            ranks: ranks.clone(),
+        })
+        .collect()
+}
+
 /// A complete game consistent with the knowledge: the revealed pieces where they were
 /// dealt, the unseen pool shuffled over the other squares, the history replayed.
 #[must_use]
@@ -239,6 +264,15 @@ pub fn search_evaluate(g: &Banqi, seat: Seat) -> f64 {
 
 impl AiGame for Banqi {
     type Belief = DealBelief;
+
+    fn hidden_marginals(
+        k: &Knowledge<Self>,
+        _b: &DealBelief,
+        _samples: u32,
+        _rng: &mut GameRng,
+    ) -> Vec<crate::analysis::HiddenPiece> {
+        hidden_marginals(k)
+    }
     const ROLLOUT_DEPTH: u32 = 4;
 
     fn view_move(view: &BanqiView) -> Move {

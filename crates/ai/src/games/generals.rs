@@ -437,6 +437,21 @@ fn unstoppable(g: &Generals, side: Seat, f: Square, flag_moves: bool) -> bool {
 
 impl AiGame for Generals {
     type Belief = Belief;
+
+    fn hidden_marginals(
+        _k: &Knowledge<Self>,
+        b: &Belief,
+        samples: u32,
+        rng: &mut GameRng,
+    ) -> Vec<crate::analysis::HiddenPiece> {
+        crate::analysis::token_marginals(
+            b,
+            samples,
+            rng,
+            |i| sq(i).to_string(),
+            |p| Piece::ALL[p].code().to_string(),
+        )
+    }
     type ExpertContext = ();
 
     fn expert_context(_k: &Knowledge<Self>, _pool: &[Self]) {}

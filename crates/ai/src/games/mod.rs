@@ -82,6 +82,17 @@ pub trait AiGame: Game {
         Self::search_evaluate(g, seat)
     }
 
+    /// The seat's belief about each piece on the board it may not identify, for the
+    /// analysis (`crate::analysis`): Generals and Stratego, every enemy piece on the board
+    /// (a piece known exactly has its rank with probability 1), counted over `samples` draws
+    /// of the belief; Banqi, every face-down piece, exactly from the public unseen pool.
+    fn hidden_marginals(
+        k: &Knowledge<Self>,
+        b: &Self::Belief,
+        samples: u32,
+        rng: &mut GameRng,
+    ) -> Vec<crate::analysis::HiddenPiece>;
+
     /// Rollout plies before the evaluation, by default.
     const ROLLOUT_DEPTH: u32;
 

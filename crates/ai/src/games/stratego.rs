@@ -272,6 +272,21 @@ pub fn evaluate(g: &Stratego, seat: Seat) -> f64 {
 
 impl AiGame for Stratego {
     type Belief = Belief;
+
+    fn hidden_marginals(
+        _k: &Knowledge<Self>,
+        b: &Belief,
+        samples: u32,
+        rng: &mut GameRng,
+    ) -> Vec<crate::analysis::HiddenPiece> {
+        crate::analysis::token_marginals(
+            b,
+            samples,
+            rng,
+            |i| sq(i).to_string(),
+            |p| Piece::ALL[p].code().to_string(),
+        )
+    }
     const ROLLOUT_DEPTH: u32 = 0;
 
     fn view_move(view: &StrategoView) -> Move {

@@ -118,6 +118,8 @@ pub struct App {
     started_unix_ms: u64,
     /// Reports each player may still file (per user).
     pub(crate) report_limit: governor::DefaultKeyedRateLimiter<String>,
+    /// Finished games' analyses queued or running.
+    pub(crate) analyses: crate::analysis::Analyses,
 }
 
 /// Random bytes in a game or seek id (96 bits: not guessable).
@@ -192,6 +194,7 @@ impl App {
             book,
             started_unix_ms,
             report_limit: governor::RateLimiter::keyed(crate::reputation::report_quota()),
+            analyses: crate::analysis::Analyses::default(),
         });
         for row in &loaded.finished {
             app.index_players(row);

@@ -286,6 +286,11 @@ pub enum Cmd {
         /// The record text.
         reply: oneshot::Sender<Result<String>>,
     },
+    /// The finished match, with its result, for its analysis (`crate::analysis`).
+    Finished {
+        /// The match, or why there is none to analyse.
+        reply: oneshot::Sender<Result<AnyMatch>>,
+    },
     /// Public facts for the lobby and the HTTP API.
     Summary {
         /// The summary.
@@ -641,6 +646,9 @@ impl Game {
             Cmd::Record { copy, reply } => {
                 let _ = reply.send(self.record(copy));
             }
+            Cmd::Finished { reply } => {
+                let _ = reply.send(self.finished());
+            }
             Cmd::Summary { reply } => {
                 let _ = reply.send(self.summary());
             }
@@ -681,6 +689,25 @@ impl Game {
         }
         self.legal.push(']');
         debug_assert!(serde_json::from_str::<Vec<String>>(&self.legal).is_ok());
+    }
+
+    /// The finished match with its result, or why it cannot be analysed.
+    fn finished(&self) -> Result<AnyMatch> {
+        let Some(result) = self.phase.result() else {
+            return Err(Error::Rejected(
+                "the game is not over yet: analysis is only for finished games; ask again once it ends".into(),
+            ));
+        };
+        let Some(m) = self.phase.m() else {
+            return Err(Error::Rejected(
+                "the game ended before its first move: there is nothing to analyse".into(),
+            ));
+        };
+        let mut m = m.clone();
+        if m.outcome().is_none() {
+            m.conclude(result)?;
+        }
+        Ok(m)
     }
 
     fn record(&self, copy: Copy) -> Result<String> {

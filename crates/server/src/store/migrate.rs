@@ -27,6 +27,11 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         what: "ratings and their history, players' finished games, kudos and reports",
         apply: |t| t.execute_batch(crate::rating_book::MIGRATION_2),
     },
+    Migration {
+        version: 3,
+        what: "finished games' analyses",
+        apply: |t| t.execute_batch(crate::analysis::MIGRATION_3),
+    },
 ];
 
 /// Migration 1: accounts (a guest who registers keeps its id; its guest row goes), their

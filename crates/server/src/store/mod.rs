@@ -113,6 +113,8 @@ pub enum Op {
     Rating(crate::rating_book::RatingOp),
     /// Accounts, sessions and API tokens.
     Account(AccountOp),
+    /// A finished game's analysis (`crate::analysis`), kept with the game.
+    Analysis(crate::analysis::AnalysisRow),
 }
 
 /// For `salpakan admin`: opens the database at `path` (bringing its schema up to date, as

@@ -126,6 +126,7 @@ pub(super) fn apply(c: &Connection, op: &Op) -> rusqlite::Result<()> {
         }
         Op::Rating(op) => crate::rating_book::apply(c, op)?,
         Op::Account(a) => super::accounts::apply(c, a)?,
+        Op::Analysis(a) => crate::analysis::store(c, a)?,
     }
     Ok(())
 }

@@ -111,12 +111,15 @@ test('a game played without the final reveal shows its player that seat\'s own a
   await page.locator('.status.over').waitFor();
   const info = await (await fetch(`${server.url}/api/games/${id}`)).json();
   assert.equal(info.options.reveal_at_end, false);
+  // the computer's game gives the player either seat
+  const mine = Object.entries(info.players).find(([, p]) => p.name === 'Ben')?.[0];
+  assert.ok(mine === 'white' || mine === 'black', JSON.stringify(info.players));
 
   await page.goto(`${server.url}/replay/${id}`);
   await page.getByRole('button', { name: 'Analyse', exact: true }).click();
   await page.locator('.win-chart').waitFor({ timeout: 60000 });
   assert.equal(await page.locator('.win-chart polyline').count(), 1, 'only the player\'s own seat');
-  assert.equal(await page.locator('.win-chart polyline').getAttribute('data-seat'), 'white');
+  assert.equal(await page.locator('.win-chart polyline').getAttribute('data-seat'), mine);
   assert.deepEqual(errors, []);
   await context.close();
 

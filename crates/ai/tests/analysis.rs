@@ -1,8 +1,10 @@
 //! Analysis for players: deterministic, bounded, and built only from what each seat knew.
 
+mod common;
+
 use salpakan_ai::analysis::{AnalysisBudget, AnalysisError, analyse, analyse_seat, turning_points};
 use salpakan_ai::{BotSpec, choose_move};
-use salpakan_engine::generals::{Generals, GeneralsOptions, Setup, Setups};
+use salpakan_engine::generals::GeneralsOptions;
 use salpakan_engine::stratego::{Duel, Stratego, StrategoOptions};
 use salpakan_engine::{
     AnyMatch, EndReason, Game, GameKind, GameSpec, Match, Outcome, Seat, Viewer, rng_from_seed,
@@ -73,22 +75,7 @@ fn analysis_refuses_a_game_still_being_played() {
 #[test]
 fn seat_analysis_ignores_hidden_information_it_cannot_see() {
     let o = GeneralsOptions::default();
-    let white = Setup::random(Seat::First, &o.army, &mut rng_from_seed(1));
-    let black_a = Setup::random(Seat::Second, &o.army, &mut rng_from_seed(2));
-    let mut pieces: Vec<_> = black_a.placements().iter().map(|&(_, p)| p).collect();
-    pieces.rotate_left(5);
-    let placements: Vec<_> = black_a
-        .placements()
-        .iter()
-        .zip(pieces)
-        .map(|(&(s, _), p)| (s, p))
-        .collect();
-    let black_b = Setup::new(Seat::Second, &o.army, &placements).unwrap();
-    let mut a =
-        Match::<Generals>::start(&o, Setups([white.clone(), black_a]), &mut rng_from_seed(3))
-            .unwrap();
-    let mut b =
-        Match::<Generals>::start(&o, Setups([white, black_b]), &mut rng_from_seed(4)).unwrap();
+    let (mut a, mut b) = common::shuffled_black_pair(&o, 4);
     let mut rng = rng_from_seed(5);
     let white_view = Viewer::Player(Seat::First);
     let mut challenges = 0;

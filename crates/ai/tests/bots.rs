@@ -1,9 +1,11 @@
 //! Bots: fair by construction, deterministic for a seed and an iteration budget, setups
 //! with variety, specs that parse and print back.
 
+mod common;
+
 use salpakan_ai::{BotSpec, choose_move, choose_setup};
-use salpakan_engine::generals::{Generals, GeneralsOptions, Setup, Setups};
-use salpakan_engine::{AnyMatch, Game, GameKind, GameSpec, Match, Seat, rng_from_seed, wire};
+use salpakan_engine::generals::GeneralsOptions;
+use salpakan_engine::{AnyMatch, Game, GameKind, GameSpec, Seat, rng_from_seed, wire};
 
 fn spec(s: &str) -> BotSpec {
     s.parse().unwrap()
@@ -39,24 +41,7 @@ fn bot_specs_parse_and_print_back() {
 #[test]
 fn bot_choice_ignores_hidden_information_it_cannot_see() {
     let o = GeneralsOptions::default();
-    let white = Setup::random(Seat::First, &o.army, &mut rng_from_seed(1));
-    let black_a = Setup::random(Seat::Second, &o.army, &mut rng_from_seed(2));
-    // The same squares, pieces shuffled among them: Black's moves stay legal and White
-    // sees the same squares occupied.
-    let mut pieces: Vec<_> = black_a.placements().iter().map(|&(_, p)| p).collect();
-    pieces.rotate_left(5);
-    let placements: Vec<_> = black_a
-        .placements()
-        .iter()
-        .zip(pieces)
-        .map(|(&(s, _), p)| (s, p))
-        .collect();
-    let black_b = Setup::new(Seat::Second, &o.army, &placements).unwrap();
-    let mut a =
-        Match::<Generals>::start(&o, Setups([white.clone(), black_a]), &mut rng_from_seed(3))
-            .unwrap();
-    let mut b =
-        Match::<Generals>::start(&o, Setups([white, black_b]), &mut rng_from_seed(3)).unwrap();
+    let (mut a, mut b) = common::shuffled_black_pair(&o, 3);
     // A few quiet moves (no challenges) so that both stay identical for White.
     let mut rng = rng_from_seed(4);
     let mut played = 0;

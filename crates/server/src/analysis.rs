@@ -240,6 +240,18 @@ fn status(id: &str, code: StatusCode, job: Option<&Job>) -> Response {
     (code, axum::Json(v)).into_response()
 }
 
+/// The seats the caller may see (refusing as [`allowed`] does) and the stored analysis.
+async fn seats_and_stored(
+    app: &Arc<App>,
+    headers: &HeaderMap,
+    id: &str,
+) -> Result<(Vec<Seat>, Option<AnalysisRow>)> {
+    let seats = allowed(app, headers, id).await?;
+    let key = id.to_string();
+    let stored = app.store.read(move |c| load(c, &key)).await?;
+    Ok((seats, stored))
+}
+
 /// `GET /api/games/{id}/analysis`: the analysis once done (`status: done`, `analysis`),
 /// else `none`, `queued`, `running` or `failed` (with `error`).
 pub async fn get(
@@ -247,9 +259,8 @@ pub async fn get(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response> {
-    let seats = allowed(&app, &headers, &id).await?;
-    let key = id.clone();
-    if let Some(row) = app.store.read(move |c| load(c, &key)).await? {
+    let (seats, stored) = seats_and_stored(&app, &headers, &id).await?;
+    if let Some(row) = stored {
         return Ok(done(&id, &row, &seats));
     }
     Ok(status(&id, StatusCode::OK, app.analyses.get(&id).as_ref()))
@@ -262,9 +273,8 @@ pub async fn post(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response> {
-    let seats = allowed(&app, &headers, &id).await?;
-    let key = id.clone();
-    if let Some(row) = app.store.read(move |c| load(c, &key)).await? {
+    let (seats, stored) = seats_and_stored(&app, &headers, &id).await?;
+    if let Some(row) = stored {
         return Ok(done(&id, &row, &seats));
     }
     let (tx, rx) = oneshot::channel();

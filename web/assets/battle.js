@@ -135,17 +135,24 @@ export function battlePop(g, b, wrap, cell) {
   return pop;
 }
 
-/** Put the announcement over its square, kept inside the board's frame. */
+/**
+ * Put the announcement over its square, kept inside the window: once it is on the page (its
+ * width known), it is shifted sideways by whatever would stick out past either side.
+ */
 export function place(/** @type {HTMLElement} */ pop, /** @type {HTMLElement} */ wrap, /** @type {HTMLElement} */ cell) {
   const w = wrap.getBoundingClientRect(), c = cell.getBoundingClientRect();
   const x = c.left - w.left + c.width / 2, y = c.top - w.top + c.height / 2;
   pop.style.setProperty('--x', `${Math.round(x)}px`);
   pop.style.setProperty('--y', `${Math.round(y)}px`);
   pop.classList.toggle('below', y < w.height / 3);
-  // near a side of the window the announcement leans inwards (it is up to 300 px wide)
-  const mid = c.left + c.width / 2, room = Math.min(150, window.innerWidth * 0.43);
-  pop.classList.toggle('left-edge', mid < room);
-  pop.classList.toggle('right-edge', window.innerWidth - mid < room);
+  let dx = 0;
+  if (pop.isConnected) {
+    const mid = c.left + c.width / 2, half = pop.offsetWidth / 2, margin = 4;
+    const right = document.documentElement.clientWidth - margin;
+    if (mid - half < margin) dx = margin - (mid - half);
+    else if (mid + half > right) dx = right - (mid + half);
+  }
+  pop.style.setProperty('--dx', `${Math.floor(dx)}px`);
 }
 
 /**

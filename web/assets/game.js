@@ -194,6 +194,7 @@ export function gameScreen(/** @type {string} */ id) {
     clearTimeout(battleTimer);
     battle = { pop: battlePop(g, fight, wrap, cell), square: fight.square };
     wrap.append(battle.pop);
+    place(battle.pop, wrap, cell);
     battleTimer = setTimeout(() => { battle?.pop.remove(); battle = null; }, BATTLE_MS);
   }
 

@@ -160,6 +160,39 @@ test('setup and game pages of each game fit a 390 px phone with no sideways scro
   await context.close();
 });
 
+test('a battle announced at a square by either edge of a 390 px phone stays inside the window', { timeout: 60000 }, async () => {
+  const { page, context } = await newPage(browser, PHONE390);
+  await page.goto(server.url);
+  // The game page's own placement code, on a stand-in board as wide as the window, with a
+  // sentence long enough to need the announcement's full width.
+  const boxes = await page.evaluate(async () => {
+    const { battlePop, place } = await import('/assets/battle.js');
+    const wrap = document.createElement('div');
+    wrap.className = 'board-wrap';
+    wrap.style.cssText = 'width: 100%; height: 390px';
+    document.body.prepend(wrap);
+    const out = [];
+    for (const left of [0, 5, 150, 327, 351]) {
+      const cell = document.createElement('div');
+      cell.style.cssText = `position: absolute; left: ${left}px; top: 200px; width: 39px; height: 39px`;
+      wrap.append(cell);
+      const fighter = (/** @type {string} */ code) => ({ code, side: 'red', lost: false });
+      const pop = battlePop({ name: 'stratego' }, { square: 'x', text: 'Your Bomb stops the enemy Scout and a few more words besides.', attacker: fighter('S'), defender: fighter('B') }, wrap, cell);
+      wrap.append(pop);
+      place(pop, wrap, cell);
+      const r = pop.getBoundingClientRect();
+      out.push({ left, from: r.left, to: r.right, width: r.width });
+      pop.remove();
+    }
+    return { boxes: out, window: document.documentElement.clientWidth };
+  });
+  for (const b of boxes.boxes) {
+    assert.ok(b.width > 200, `the announcement at ${b.left} px has its full width (${b.width} px)`);
+    assert.ok(b.from >= 0 && b.to <= boxes.window, `the announcement at ${b.left} px spans ${b.from}..${b.to} px in a ${boxes.window} px window`);
+  }
+  await context.close();
+});
+
 test('the own setup stays on the board after Ready while the opponent sets up', { timeout: 60000 }, async () => {
   const ana = await newPage(browser, DESKTOP);
   await enter(ana.page, server.url, 'Ana');

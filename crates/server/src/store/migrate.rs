@@ -32,6 +32,11 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         what: "finished games' analyses",
         apply: |t| t.execute_batch(crate::analysis::MIGRATION_3),
     },
+    Migration {
+        version: 4,
+        what: "events indexed by game when the game ends (super::live)",
+        apply: events_index,
+    },
 ];
 
 /// Migration 1: accounts (a guest who registers keeps its id; its guest row goes), their
@@ -78,6 +83,36 @@ CREATE TABLE admin_changes (
   at INTEGER NOT NULL
 );
 ";
+
+/// Migration 4: `events` gets an explicit `id INTEGER PRIMARY KEY` (rowids that `VACUUM`
+/// keeps, since `event_index` refers to them) and loses its (game, ver) index; every event
+/// stored so far goes into `event_index` (see [`super::live`] for why and when later events
+/// do). Release 0.1 kept events in a `WITHOUT ROWID` table keyed by (game, ver); later
+/// databases in a rowid table with the unique index `events_game_ver`. Both are copied in
+/// their order (release 0.1's: by game, then version; later: as written).
+fn events_index(t: &Transaction<'_>) -> rusqlite::Result<()> {
+    let old: String = t.query_row(
+        "SELECT sql FROM sqlite_master WHERE type='table' AND name='events'",
+        [],
+        |r| r.get(0),
+    )?;
+    let order = if old.to_ascii_uppercase().contains("WITHOUT ROWID") {
+        "game, ver"
+    } else {
+        "rowid"
+    };
+    t.execute_batch(&format!(
+        "ALTER TABLE events RENAME TO events_before_4;
+         CREATE TABLE events (id INTEGER PRIMARY KEY, game TEXT NOT NULL, ver INTEGER NOT NULL,
+           arb TEXT NOT NULL, clocks TEXT NOT NULL);
+         INSERT INTO events (game, ver, arb, clocks)
+           SELECT game, ver, arb, clocks FROM events_before_4 ORDER BY {order};
+         DROP TABLE events_before_4;
+         CREATE TABLE event_index (game TEXT NOT NULL, ver INTEGER NOT NULL,
+           event INTEGER NOT NULL, PRIMARY KEY (game, ver)) WITHOUT ROWID;
+         INSERT INTO event_index (game, ver, event) SELECT game, ver, id FROM events;"
+    ))
+}
 
 /// The version a database has once every migration ran.
 #[must_use]

@@ -8,6 +8,7 @@
 //! by applying its events.
 
 mod accounts;
+mod live;
 mod migrate;
 mod rows;
 mod schema;
@@ -23,7 +24,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::error::{Error, Result};
 
 use rows::{events, game_row, load_tables};
-use schema::{EVENTS_INDEX, SCHEMA, WAL_RESTART_FRAMES, open_conn};
+use schema::{SCHEMA, WAL_RESTART_FRAMES, open_conn};
 use writer::{checkpointer, writer};
 
 pub use accounts::{AccountOp, AccountRow, AccountsLoaded, SessionRow, TokenRow};
@@ -157,7 +158,15 @@ pub struct TableRow {
     pub init: String,
 }
 
-type Job = (Vec<Op>, oneshot::Sender<std::result::Result<(), String>>);
+/// What the writer thread is asked to do.
+#[derive(Debug)]
+enum Job {
+    /// Commit these writes (in one group commit with others) and answer once durable.
+    Write(Vec<Op>, oneshot::Sender<std::result::Result<(), String>>),
+    /// Read every stored event of an unfinished game (only the writer knows which of its
+    /// events are not indexed yet), after the writes queued before.
+    Events(String, oneshot::Sender<rusqlite::Result<Vec<EventRow>>>),
+}
 
 /// The store: a handle to the writer thread and a reader connection.
 #[derive(Clone, Debug)]
@@ -244,9 +253,6 @@ fn prepare(path: &Path) -> Result<Connection> {
             |r| r.get(0),
         )
         .map_err(storage)?;
-    if !events_sql.to_ascii_uppercase().contains("WITHOUT ROWID") {
-        w.execute_batch(EVENTS_INDEX).map_err(storage)?;
-    }
     // Databases made before guests expired have no `seen` column.
     let has_seen: bool = w
         .query_row(
@@ -310,6 +316,7 @@ impl Store {
             secret,
             ..Loaded::default()
         };
+        let live;
         {
             let mut q = w
                 .prepare("SELECT id, name, token_hash, seen FROM guests")
@@ -343,14 +350,19 @@ impl Store {
                     .ok()
                 })
                 .collect();
-            for g in games {
-                if g.result.is_some() {
-                    loaded.finished.push(g);
-                } else {
-                    let ev = events(&w, &g.id).map_err(storage)?;
-                    loaded.unfinished.push((g, ev));
-                }
-            }
+            let (finished, unfinished): (Vec<GameRow>, Vec<GameRow>) =
+                games.into_iter().partition(|g| g.result.is_some());
+            loaded.finished = finished;
+            let ids: Vec<String> = unfinished.iter().map(|g| g.id.clone()).collect();
+            let (mut events, l) = live::load(&w, &ids).map_err(storage)?;
+            live = l;
+            loaded.unfinished = unfinished
+                .into_iter()
+                .map(|g| {
+                    let ev = events.remove(&g.id).unwrap_or_default();
+                    (g, ev)
+                })
+                .collect();
         }
         loaded.tables = load_tables(&w).map_err(storage)?;
         loaded.accounts = accounts::load(&w).map_err(storage)?;
@@ -373,7 +385,7 @@ impl Store {
         let (tx, rx) = mpsc::unbounded_channel();
         std::thread::Builder::new()
             .name("salpakan-store".into())
-            .spawn(move || writer(w, rx, &wal_frames, restart_frames, alive))
+            .spawn(move || writer(w, live, rx, &wal_frames, restart_frames, alive))
             .map_err(storage)?;
         Ok((
             Store {
@@ -400,7 +412,9 @@ impl Store {
             return Err(Error::Storage("database or disk is full (a drill)".into()));
         }
         let (tx, rx) = oneshot::channel();
-        self.tx.send((ops, tx)).map_err(|_| Error::Unavailable)?;
+        self.tx
+            .send(Job::Write(ops, tx))
+            .map_err(|_| Error::Unavailable)?;
         match rx.await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => Err(Error::Storage(e)),
@@ -456,14 +470,16 @@ impl Store {
         f(&c).map_err(storage)
     }
 
-    /// Loads one game (finished or not) with its events.
+    /// Loads one game (finished or not) with its events: a finished game's from the reader
+    /// connection, an unfinished game's from the writer thread (which alone knows which of
+    /// them are not indexed yet).
     ///
     /// # Errors
     /// [`Error::UnknownGame`] or a storage failure.
     pub async fn load_game(&self, id: &str) -> Result<(GameRow, Vec<EventRow>)> {
         let reader = self.reader.clone();
         let id = id.to_string();
-        tokio::task::spawn_blocking(move || {
+        let (g, ev) = tokio::task::spawn_blocking(move || {
             let c = reader.lock().map_err(|_| Error::Unavailable)?;
             let g = c
                 .query_row(
@@ -474,11 +490,26 @@ impl Store {
                 .optional()
                 .map_err(storage)?
                 .ok_or_else(|| Error::UnknownGame(id.clone()))?;
-            let ev = events(&c, &id).map_err(storage)?;
-            Ok((g, ev))
+            let ev = match g.result {
+                Some(_) => Some(events(&c, &id).map_err(storage)?),
+                None => None,
+            };
+            Ok::<_, Error>((g, ev))
         })
         .await
-        .map_err(|_| Error::Unavailable)?
+        .map_err(|_| Error::Unavailable)??;
+        if let Some(ev) = ev {
+            return Ok((g, ev));
+        }
+        let (tx, rx) = oneshot::channel();
+        self.tx
+            .send(Job::Events(g.id.clone(), tx))
+            .map_err(|_| Error::Unavailable)?;
+        let ev = rx
+            .await
+            .map_err(|_| Error::Unavailable)?
+            .map_err(storage)?;
+        Ok((g, ev))
     }
 }
 
@@ -528,7 +559,7 @@ mod tests {
         for (game, vers) in [("a", vec![1, 2]), ("g", vec![2, 1]), ("b", vec![1])] {
             let ops = vers.into_iter().map(|v| event(game, v)).collect();
             let (tx, rx) = oneshot::channel();
-            store.tx.send((ops, tx)).unwrap();
+            store.tx.send(Job::Write(ops, tx)).unwrap();
             answers.push(rx);
         }
         let mut results = Vec::new();
@@ -542,6 +573,132 @@ mod tests {
         // Of the failed write's two events, not even the first (version 2) was kept.
         let g: Vec<u64> = events(&c, "g").unwrap().iter().map(|e| e.ver).collect();
         assert_eq!(g, [1]);
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn game(id: &str) -> Op {
+        Op::Game(GameRow {
+            id: id.to_string(),
+            kind: "generals".into(),
+            options: "{}".into(),
+            seed: salpakan_engine::MatchSeed::Short(7),
+            clock: "null".into(),
+            players: "[]".into(),
+            public: true,
+            result: None,
+        })
+    }
+
+    fn result(id: &str) -> Op {
+        Op::Result {
+            game: id.to_string(),
+            result: r#"{"winner":null,"reason":"draw"}"#.into(),
+        }
+    }
+
+    fn vers(ev: &[EventRow]) -> Vec<u64> {
+        ev.iter().map(|e| e.ver).collect()
+    }
+
+    /// A killed server restarts with every acknowledged event of its unfinished games
+    /// (most of them not indexed yet) and of its finished ones (indexed), and a live game
+    /// reads back whole through the writer meanwhile.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_killed_server_restarts_with_every_event_of_its_unfinished_and_finished_games() {
+        let dir = std::env::temp_dir().join(format!("salpakan-store-live-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("s.db");
+        let (store, _) = Store::open(&db).unwrap();
+        for g in ["a", "b", "c"] {
+            store.write(vec![game(g), event(g, 1)]).await.unwrap();
+        }
+        for v in 2..=9 {
+            for g in ["a", "b", "c"] {
+                store.write(vec![event(g, v)]).await.unwrap();
+            }
+        }
+        store.write(vec![event("b", 10), result("b")]).await.unwrap();
+        // A write that fails leaves the live game as it was.
+        assert!(store.write(vec![event("a", 10), event("a", 10)]).await.is_err());
+        store.write(vec![event("a", 10)]).await.unwrap();
+        assert_eq!(vers(&store.load_game("a").await.unwrap().1), (1..=10).collect::<Vec<_>>());
+        assert_eq!(vers(&store.load_game("b").await.unwrap().1), (1..=10).collect::<Vec<_>>());
+        let image = dir.join("image.db");
+        crash_image(&db, &image);
+        drop(store);
+        let (store, loaded) = Store::open(&image).unwrap();
+        let mut unfinished: Vec<(String, Vec<u64>)> = loaded
+            .unfinished
+            .iter()
+            .map(|(g, ev)| (g.id.clone(), vers(ev)))
+            .collect();
+        unfinished.sort();
+        assert_eq!(
+            unfinished,
+            [
+                ("a".to_string(), (1..=10).collect::<Vec<_>>()),
+                ("c".to_string(), (1..=9).collect::<Vec<_>>())
+            ]
+        );
+        assert_eq!(loaded.finished.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(), ["b"]);
+        // The restarted writer carries on: a repeated version is refused, the next is
+        // kept, and ending the game indexes all of them.
+        assert!(store.write(vec![event("c", 9)]).await.is_err());
+        store.write(vec![event("c", 10), result("c")]).await.unwrap();
+        let c = Connection::open(&image).unwrap();
+        assert_eq!(vers(&events(&c, "c").unwrap()), (1..=10).collect::<Vec<_>>());
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A database of schema version 3 (events in a rowid table with a unique index on
+    /// (game, ver)) keeps every event: finished games' read from the index, unfinished
+    /// games' loaded at start-up.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_version_3_database_keeps_every_event() {
+        let dir = std::env::temp_dir().join(format!("salpakan-store-v3-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("s.db");
+        {
+            let c = Connection::open(&db).unwrap();
+            c.execute_batch(SCHEMA).unwrap();
+            c.execute_batch("CREATE UNIQUE INDEX events_game_ver ON events (game, ver)")
+                .unwrap();
+            for m in &migrate::MIGRATIONS[..3] {
+                let t = c.unchecked_transaction().unwrap();
+                (m.apply)(&t).unwrap();
+                t.commit().unwrap();
+            }
+            c.pragma_update(None, "user_version", 3).unwrap();
+            c.execute_batch(
+                "INSERT INTO games (id, kind, options, seed, clock, players, public, result) VALUES
+                   ('old', 'generals', '{}', '7', 'null', '[]', 1, '{}'),
+                   ('new', 'generals', '{}', '7', 'null', '[]', 1, NULL);",
+            )
+            .unwrap();
+            for v in 1..=4 {
+                for g in ["old", "new"] {
+                    c.execute(
+                        "INSERT INTO events (game, ver, arb, clocks) VALUES (?1, ?2, '{}', 'null')",
+                        rusqlite::params![g, v],
+                    )
+                    .unwrap();
+                }
+            }
+        }
+        let (store, loaded) = Store::open(&db).unwrap();
+        assert_eq!(loaded.unfinished.len(), 1);
+        assert_eq!(vers(&loaded.unfinished[0].1), [1, 2, 3, 4]);
+        assert_eq!(vers(&store.load_game("old").await.unwrap().1), [1, 2, 3, 4]);
+        assert_eq!(vers(&store.load_game("new").await.unwrap().1), [1, 2, 3, 4]);
+        let c = Connection::open(&db).unwrap();
+        let index: i64 = c
+            .query_row("SELECT COUNT(*) FROM sqlite_master WHERE name='events_game_ver'", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(index, 0, "the per-move index is gone");
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
     }

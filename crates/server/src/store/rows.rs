@@ -2,6 +2,7 @@
 
 use rusqlite::{Connection, params};
 
+use super::live::Live;
 use super::{EventRow, GameRow, Op, TableRow};
 
 pub(super) fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
@@ -26,17 +27,13 @@ pub(super) fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     })
 }
 
+/// The events of a game whose events are all indexed (a finished game: its result and its
+/// last index entries are written in one transaction), by version.
 pub(super) fn events(c: &Connection, game: &str) -> rusqlite::Result<Vec<EventRow>> {
-    let mut q =
-        c.prepare_cached("SELECT ver, arb, clocks FROM events WHERE game=?1 ORDER BY ver")?;
-    q.query_map([game], |r| {
-        Ok(EventRow {
-            ver: u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
-            arb: r.get(1)?,
-            clocks: r.get(2)?,
-        })
-    })?
-    .collect()
+    Ok(super::live::indexed(c, game)?
+        .into_iter()
+        .map(|(_, e)| e)
+        .collect())
 }
 
 pub(super) fn load_tables(c: &Connection) -> rusqlite::Result<Vec<(TableRow, Vec<String>)>> {
@@ -60,7 +57,8 @@ pub(super) fn load_tables(c: &Connection) -> rusqlite::Result<Vec<(TableRow, Vec
     Ok(out)
 }
 
-pub(super) fn apply(c: &Connection, op: &Op) -> rusqlite::Result<()> {
+/// Applies one write; game events go through `live` ([`super::live`]).
+pub(super) fn apply(c: &Connection, live: &mut Live, op: &Op) -> rusqlite::Result<()> {
     match op {
         Op::Guest(g) => {
             c.prepare_cached(
@@ -98,21 +96,15 @@ pub(super) fn apply(c: &Connection, op: &Op) -> rusqlite::Result<()> {
                 i64::from(g.public),
                 g.result
             ])?;
+            if g.result.is_none() {
+                live.start(&g.id);
+            }
         }
-        Op::Event { game, row } => {
-            c.prepare_cached(
-                "INSERT INTO events (game, ver, arb, clocks) VALUES (?1, ?2, ?3, ?4)",
-            )?
-            .execute(params![
-                game,
-                i64::try_from(row.ver).unwrap_or(i64::MAX),
-                row.arb,
-                row.clocks
-            ])?;
-        }
+        Op::Event { game, row } => live.event(c, game, row)?,
         Op::Result { game, result } => {
             c.prepare_cached("UPDATE games SET result=?2 WHERE id=?1")?
                 .execute(params![game, result])?;
+            live.finish(c, game)?;
         }
         Op::Table(t) => {
             c.prepare_cached("INSERT INTO arbiter_tables (id, init) VALUES (?1, ?2)")?

@@ -17,13 +17,6 @@ CREATE TABLE IF NOT EXISTS arbiter_tables (id TEXT PRIMARY KEY, init TEXT NOT NU
 CREATE TABLE IF NOT EXISTS arbiter_table_events (tbl TEXT NOT NULL, n INTEGER NOT NULL,
   body TEXT NOT NULL, PRIMARY KEY (tbl, n));
 ";
-/// Events are appended in commit order (a rowid table: each group commit writes a few
-/// pages at the end of the table) and found by game through this index. Databases made
-/// before this kept events in a `WITHOUT ROWID` table keyed by (game, ver), which needs no
-/// index.
-pub(super) const EVENTS_INDEX: &str =
-    "CREATE UNIQUE INDEX IF NOT EXISTS events_game_ver ON events (game, ver)";
-
 pub(super) fn open_conn(path: &Path) -> rusqlite::Result<Connection> {
     let c = Connection::open(path)?;
     c.pragma_update(None, "journal_mode", "WAL")?;

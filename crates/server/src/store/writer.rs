@@ -6,6 +6,7 @@ use rusqlite::Connection;
 use tokio::sync::mpsc;
 
 use super::Job;
+use super::live::Live;
 use super::rows::apply;
 use super::schema::{CHECKPOINT_EVERY, checkpoint};
 
@@ -32,14 +33,16 @@ pub(super) fn checkpointer(
     }
 }
 
-/// The writer thread: takes every pending job, commits them in one transaction, answers
-/// each. A job that fails is rolled back alone (savepoints) and answered with the error.
-/// The next group commit starts as soon as one is answered, with whatever queued
-/// meanwhile. When the WAL has grown past
+/// The writer thread: takes every pending job, commits the writes in one transaction,
+/// answers each. A write that fails is rolled back alone (savepoints, and [`Live`]'s own
+/// log) and answered with the error. Reads of unfinished games' events are answered after
+/// the commit, so they see every write queued before them. The next group commit starts as
+/// soon as one is answered, with whatever queued meanwhile. When the WAL has grown past
 /// [`WAL_RESTART_FRAMES`](super::schema::WAL_RESTART_FRAMES), the writer checkpoints the
 /// little the checkpointer has not yet copied, so that the WAL starts over.
 pub(super) fn writer(
     c: Connection,
+    mut live: Live,
     mut rx: mpsc::UnboundedReceiver<Job>,
     wal_frames: &AtomicI64,
     restart_frames: i64,
@@ -69,11 +72,15 @@ pub(super) fn writer(
         };
         let committed = (|| -> rusqlite::Result<()> {
             run("BEGIN")?;
-            for (ops, _) in &batch {
+            live.index_old(&c)?;
+            for job in &batch {
+                let Job::Write(ops, _) = job else { continue };
                 run("SAVEPOINT job")?;
-                let r = ops.iter().try_for_each(|op| apply(&c, op));
+                let mark = live.mark();
+                let r = ops.iter().try_for_each(|op| apply(&c, &mut live, op));
                 if r.is_err() {
                     run("ROLLBACK TO job")?;
+                    live.rollback_to(mark);
                 }
                 run("RELEASE job")?;
                 answers.push(r.map_err(|e| e.to_string()));
@@ -83,15 +90,28 @@ pub(super) fn writer(
         if committed.is_err() && !c.is_autocommit() {
             let _ = run("ROLLBACK");
         }
-        if let Err(e) = committed {
-            tracing::error!(error = %e, "commit failed");
-            for (_, done) in batch.drain(..) {
-                let _ = done.send(Err(e.to_string()));
+        match &committed {
+            Ok(()) => live.committed(),
+            Err(e) => {
+                tracing::error!(error = %e, "commit failed");
+                live.rollback_to(0);
+                live.committed();
             }
-            continue;
         }
-        for ((_, done), r) in batch.drain(..).zip(answers) {
-            let _ = done.send(r);
+        let mut answers = answers.into_iter();
+        for job in batch.drain(..) {
+            match job {
+                Job::Write(_, done) => {
+                    let r = match &committed {
+                        Ok(()) => answers.next().unwrap_or(Ok(())),
+                        Err(e) => Err(e.to_string()),
+                    };
+                    let _ = done.send(r);
+                }
+                Job::Events(game, done) => {
+                    let _ = done.send(live.events(&c, &game));
+                }
+            }
         }
     }
 }

@@ -159,7 +159,12 @@ impl Live {
     ///
     /// # Errors
     /// SQLite's, or a version not after the live game's last one.
-    pub(super) fn event(&mut self, c: &Connection, game: &str, row: &EventRow) -> rusqlite::Result<()> {
+    pub(super) fn event(
+        &mut self,
+        c: &Connection,
+        game: &str,
+        row: &EventRow,
+    ) -> rusqlite::Result<()> {
         if let Some(g) = self.games.get(game) {
             if row.ver <= g.last_ver {
                 return Err(duplicate(game, row.ver));
@@ -226,7 +231,11 @@ impl Live {
         let old: Vec<String> = self
             .games
             .iter()
-            .filter(|(_, g)| g.pending.first().is_some_and(|&(_, id)| id < self.head - self.age))
+            .filter(|(_, g)| {
+                g.pending
+                    .first()
+                    .is_some_and(|&(_, id)| id < self.head - self.age)
+            })
             .map(|(k, _)| k.clone())
             .collect();
         for game in old {
@@ -309,9 +318,8 @@ pub(super) fn load(
         live.games.insert(id.clone(), g);
     }
     if let Some(from) = floor.values().min() {
-        let mut q = c.prepare(
-            "SELECT id, game, ver, arb, clocks FROM events WHERE id > ?1 ORDER BY id",
-        )?;
+        let mut q =
+            c.prepare("SELECT id, game, ver, arb, clocks FROM events WHERE id > ?1 ORDER BY id")?;
         let mut rows = q.query([from])?;
         while let Some(r) = rows.next()? {
             let game: String = r.get(1)?;
@@ -403,7 +411,9 @@ mod tests {
             let e = live.event(&c, "g", &ev(v)).unwrap_err();
             assert!(e.to_string().contains("UNIQUE constraint failed"), "{e}");
         }
-        let n: i64 = c.query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0)).unwrap();
+        let n: i64 = c
+            .query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(n, 2);
         // A finished game: the index refuses it.
         live.finish(&c, "g").unwrap();

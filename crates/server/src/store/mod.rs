@@ -505,10 +505,7 @@ impl Store {
         self.tx
             .send(Job::Events(g.id.clone(), tx))
             .map_err(|_| Error::Unavailable)?;
-        let ev = rx
-            .await
-            .map_err(|_| Error::Unavailable)?
-            .map_err(storage)?;
+        let ev = rx.await.map_err(|_| Error::Unavailable)?.map_err(storage)?;
         Ok((g, ev))
     }
 }
@@ -619,12 +616,26 @@ mod tests {
                 store.write(vec![event(g, v)]).await.unwrap();
             }
         }
-        store.write(vec![event("b", 10), result("b")]).await.unwrap();
+        store
+            .write(vec![event("b", 10), result("b")])
+            .await
+            .unwrap();
         // A write that fails leaves the live game as it was.
-        assert!(store.write(vec![event("a", 10), event("a", 10)]).await.is_err());
+        assert!(
+            store
+                .write(vec![event("a", 10), event("a", 10)])
+                .await
+                .is_err()
+        );
         store.write(vec![event("a", 10)]).await.unwrap();
-        assert_eq!(vers(&store.load_game("a").await.unwrap().1), (1..=10).collect::<Vec<_>>());
-        assert_eq!(vers(&store.load_game("b").await.unwrap().1), (1..=10).collect::<Vec<_>>());
+        assert_eq!(
+            vers(&store.load_game("a").await.unwrap().1),
+            (1..=10).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            vers(&store.load_game("b").await.unwrap().1),
+            (1..=10).collect::<Vec<_>>()
+        );
         let image = dir.join("image.db");
         crash_image(&db, &image);
         drop(store);
@@ -642,13 +653,26 @@ mod tests {
                 ("c".to_string(), (1..=9).collect::<Vec<_>>())
             ]
         );
-        assert_eq!(loaded.finished.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(), ["b"]);
+        assert_eq!(
+            loaded
+                .finished
+                .iter()
+                .map(|g| g.id.as_str())
+                .collect::<Vec<_>>(),
+            ["b"]
+        );
         // The restarted writer carries on: a repeated version is refused, the next is
         // kept, and ending the game indexes all of them.
         assert!(store.write(vec![event("c", 9)]).await.is_err());
-        store.write(vec![event("c", 10), result("c")]).await.unwrap();
+        store
+            .write(vec![event("c", 10), result("c")])
+            .await
+            .unwrap();
         let c = Connection::open(&image).unwrap();
-        assert_eq!(vers(&events(&c, "c").unwrap()), (1..=10).collect::<Vec<_>>());
+        assert_eq!(
+            vers(&events(&c, "c").unwrap()),
+            (1..=10).collect::<Vec<_>>()
+        );
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -696,7 +720,11 @@ mod tests {
         assert_eq!(vers(&store.load_game("new").await.unwrap().1), [1, 2, 3, 4]);
         let c = Connection::open(&db).unwrap();
         let index: i64 = c
-            .query_row("SELECT COUNT(*) FROM sqlite_master WHERE name='events_game_ver'", [], |r| r.get(0))
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_master WHERE name='events_game_ver'",
+                [],
+                |r| r.get(0),
+            )
             .unwrap();
         assert_eq!(index, 0, "the per-move index is gone");
         drop(store);

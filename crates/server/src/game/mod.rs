@@ -6,6 +6,8 @@
 //! and only once it is durable sends it. Restarting applies the stored accounts again.
 //!
 //! The actor is split by job:
+//! - `msg.rs`: what a game is told ([`Cmd`], a seat's [`Act`]), answers ([`Reply`]) and
+//!   stores ([`Arb`]);
 //! - `decide.rs`: whether a seat's [`Act`] is allowed in the game's [`Phase`] (whose turn,
 //!   setup, offers), and the accounts it makes;
 //! - `apply.rs`: applying accounts (engine calls, state changes) and committing them;
@@ -20,6 +22,7 @@
 mod apply;
 mod bots;
 mod decide;
+mod msg;
 mod outbox;
 mod rematch;
 mod time;
@@ -31,11 +34,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use salpakan_engine::{
-    AnyMatch, AnyMove, Copy, EndReason, GameKind, GameSpec, MatchSeed, Outcome, Seat, Viewer, wire,
+    AnyMatch, AnyMove, Copy, GameKind, GameSpec, MatchSeed, Outcome, Seat, Viewer, wire,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
 use crate::bots::Bot;
 use crate::clock::{Clocks, StoredClocks, TimeControl};
@@ -45,6 +48,7 @@ use crate::protocol::Frame;
 use crate::rating_book::{Finished, GameEnd};
 use crate::store::{EventRow, GameRow, Store};
 
+pub use msg::{Act, Arb, Cmd, Reply, SetupChoice};
 pub use outbox::Outbox;
 use outbox::Sub;
 
@@ -137,172 +141,6 @@ impl Player {
     pub fn rating_id(&self) -> Option<&str> {
         self.user.as_deref().or(self.bot_account.as_deref())
     }
-}
-
-/// The server's own account of one event: what is stored and applied again on restart.
-/// Holds secrets (setups); never sent to anyone.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "a", rename_all = "snake_case")]
-pub enum Arb {
-    /// A seat's setup.
-    Setup {
-        /// Seat index.
-        seat: usize,
-        /// The setup (square → code).
-        setup: Value,
-    },
-    /// Both setups are in (or the pieces are dealt): the match starts.
-    Start,
-    /// A move.
-    Move {
-        /// Seat index.
-        seat: usize,
-        /// The move as text (what is stored).
-        mv: String,
-        /// The move as parsed when it arrived (not stored: a replay parses `mv`).
-        #[serde(skip)]
-        typed: Option<AnyMove>,
-    },
-    /// A draw offer.
-    DrawOffer {
-        /// Seat index.
-        seat: usize,
-    },
-    /// A draw offer declined.
-    DrawDecline {
-        /// Seat index.
-        seat: usize,
-    },
-    /// A rematch offer.
-    RematchOffer {
-        /// Seat index.
-        seat: usize,
-    },
-    /// The rematch was agreed: its game.
-    Rematch {
-        /// The new game's id.
-        game: String,
-    },
-    /// A chat line between the players.
-    Chat {
-        /// Seat index.
-        seat: usize,
-        /// The text.
-        text: String,
-    },
-    /// The end.
-    End {
-        /// Winner's seat index, none for a draw.
-        winner: Option<usize>,
-        /// Why.
-        reason: EndReason,
-    },
-}
-
-/// How a seat sets up.
-#[derive(Clone, Debug)]
-pub enum SetupChoice {
-    /// This setup (square → code).
-    Given(Value),
-    /// A random one.
-    Random,
-    /// One made by this bot.
-    Bot(String),
-}
-
-/// What a seat may do.
-#[derive(Clone, Debug)]
-pub enum Act {
-    /// Submit a setup.
-    Setup(SetupChoice),
-    /// Play a move.
-    Move(String),
-    /// Resign.
-    Resign,
-    /// Offer a draw.
-    DrawOffer,
-    /// Accept the opponent's draw offer.
-    DrawAccept,
-    /// Decline it.
-    DrawDecline,
-    /// Offer (or accept) a rematch once the game is over.
-    Rematch,
-    /// Say something to the opponent.
-    Chat(String),
-    /// Claim the win: the opponent has been away past the grace period.
-    Claim,
-}
-
-/// Where the answer to a seat's action goes: the version of the last event it made, or
-/// why it was refused.
-#[derive(Debug)]
-pub enum Reply {
-    /// To a task waiting for it.
-    Wait(oneshot::Sender<Result<u64>>),
-    /// Straight to the acting connection (one that follows the game) as its `ack` or
-    /// `error` frame, with the request's `id`, queued right after the events the action
-    /// made: the connection's reader goes on without waiting for it.
-    Conn {
-        /// The connection.
-        conn: u64,
-        /// The request's `id`.
-        id: Option<Value>,
-    },
-}
-
-/// A message to a game's task.
-#[derive(Debug)]
-pub enum Cmd {
-    /// Subscribe a connection as a seat or a spectator; it gets the events after `since`
-    /// (or the full current view).
-    Join {
-        /// Who is looking.
-        viewer: Viewer,
-        /// The connection.
-        conn: u64,
-        /// Its outbox.
-        out: Outbox,
-        /// The last version it saw.
-        since: Option<u64>,
-    },
-    /// Unsubscribe a connection.
-    Leave {
-        /// The connection.
-        conn: u64,
-    },
-    /// A seat acts.
-    Act {
-        /// The seat.
-        seat: Seat,
-        /// What it does.
-        act: Act,
-        /// Where the answer goes (none for a bot's own move).
-        reply: Option<Reply>,
-    },
-    /// A record copy (full only once over).
-    Record {
-        /// Which copy.
-        copy: Copy,
-        /// The record text.
-        reply: oneshot::Sender<Result<String>>,
-    },
-    /// The finished match, with its result, for its analysis (`crate::analysis`).
-    Finished {
-        /// The match, or why there is none to analyse.
-        reply: oneshot::Sender<Result<AnyMatch>>,
-    },
-    /// Public facts for the lobby and the HTTP API.
-    Summary {
-        /// The summary.
-        reply: oneshot::Sender<Value>,
-    },
-    /// A player's account was deleted: its seat shows `name` from now on.
-    Rename {
-        /// The player's user id.
-        user: String,
-        /// The name shown.
-        name: String,
-    },
 }
 
 /// Where a game stands. The match exists exactly while it is being played or once it was

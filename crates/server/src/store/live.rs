@@ -15,19 +15,27 @@
 //!   when they are older than [`AGE`] rows (so that a game that never ends does not make
 //!   start-up read the whole table);
 //! - so an unfinished game's unindexed events all come after its last indexed one, and
-//!   start-up finds them by reading `events` from the smallest such rowid on ([`load`]).
+//!   start-up finds them by reading `events` from the smallest such rowid on ([`load`]), or
+//!   from a later mark in `meta` that the aging pass keeps (every unindexed event is at or
+//!   after it), so that a game idle for long does not make start-up read from its old rows.
+//!
+//! A version stored twice (a commit reported failed that reached the disk all the same,
+//! then written again by the reloaded game) loads once, as its later row.
 //!
 //! The map changes with the writes of a transaction; each change is logged ([`Undo`]) so that
 //! a write rolled back (a job's savepoint, or a failed commit) takes its changes back too.
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::EventRow;
 
 /// Unindexed events older than this many rows (behind the newest) are indexed, game by game.
 const AGE: i64 = 1 << 18;
+
+/// The `meta` key of the id from which start-up reads `events` ([`Live::index_old`]).
+const SCAN_FROM: &str = "events_scan_from";
 
 /// One unfinished game as the writer knows it.
 #[derive(Debug, Default)]
@@ -227,14 +235,17 @@ impl Live {
         if self.head - self.aged_at < self.age / 4 {
             return Ok(());
         }
-        self.aged_at = self.head;
+        // The table's own last id (not `head`: a rolled-back insert's id is given again).
+        let last: i64 = c.query_row("SELECT COALESCE(MAX(id), 0) FROM events", [], |r| r.get(0))?;
+        self.head = last;
+        self.aged_at = last;
         let old: Vec<String> = self
             .games
             .iter()
             .filter(|(_, g)| {
                 g.pending
                     .first()
-                    .is_some_and(|&(_, id)| id < self.head - self.age)
+                    .is_some_and(|&(_, id)| id < last - self.age)
             })
             .map(|(k, _)| k.clone())
             .collect();
@@ -246,6 +257,16 @@ impl Live {
             let pending = std::mem::take(&mut g.pending);
             self.undo.push(Undo::Flushed(game, pending));
         }
+        // Every unindexed event of an unfinished game is at or after this id, now and
+        // later (new events get larger ids): start-up reads `events` from here.
+        let from = self
+            .games
+            .values()
+            .filter_map(|g| g.pending.first().map(|&(_, id)| id))
+            .min()
+            .unwrap_or(last + 1);
+        c.prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")?
+            .execute(params![SCAN_FROM, from])?;
         Ok(())
     }
 
@@ -317,7 +338,20 @@ pub(super) fn load(
         out.insert(id.clone(), rows.into_iter().map(|(_, e)| e).collect());
         live.games.insert(id.clone(), g);
     }
-    if let Some(from) = floor.values().min() {
+    // From the lowest of the games' last indexed ids, or from the mark `index_old` keeps
+    // where that is later (a game idle for long keeps an old floor but nothing pending).
+    let mark: Option<i64> = c
+        .query_row("SELECT value FROM meta WHERE key=?1", [SCAN_FROM], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    let from = floor
+        .values()
+        .min()
+        .map(|&f| mark.map_or(f, |m| f.max(m - 1)));
+    // Found after the floors: (version, id, event) per game.
+    let mut found: HashMap<String, Vec<(u64, i64, EventRow)>> = HashMap::new();
+    if let Some(from) = from {
         let mut q =
             c.prepare("SELECT id, game, ver, arb, clocks FROM events WHERE id > ?1 ORDER BY id")?;
         let mut rows = q.query([from])?;
@@ -335,10 +369,27 @@ pub(super) fn load(
                 arb: r.get(3)?,
                 clocks: r.get(4)?,
             };
-            let g = live.games.get_mut(&game).expect("unfinished");
-            g.pending.push((e.ver, id));
-            g.last_ver = g.last_ver.max(e.ver);
-            out.get_mut(&game).expect("unfinished").push(e);
+            found.entry(game).or_default().push((e.ver, id, e));
+        }
+    }
+    for (game, mut rows) in found {
+        // A version found twice (a commit reported failed that reached the disk all the
+        // same, then written again): the later row is the one the game went on from.
+        rows.sort_by_key(|&(ver, id, _)| (ver, id));
+        let mut kept: Vec<(u64, i64, EventRow)> = Vec::with_capacity(rows.len());
+        for row in rows {
+            if kept.last().is_some_and(|k| k.0 == row.0) {
+                tracing::warn!(game = %game, ver = row.0, "an event stored twice: the later one is kept");
+                kept.pop();
+            }
+            kept.push(row);
+        }
+        let g = live.games.get_mut(&game).expect("unfinished");
+        let events = out.get_mut(&game).expect("unfinished");
+        for (ver, id, e) in kept {
+            g.pending.push((ver, id));
+            g.last_ver = g.last_ver.max(ver);
+            events.push(e);
         }
     }
     for events in out.values_mut() {
@@ -354,7 +405,7 @@ mod tests {
     fn db() -> Connection {
         let mut c = Connection::open_in_memory().unwrap();
         c.execute_batch(super::super::schema::SCHEMA).unwrap();
-        super::super::migrate::migrate(&mut c).unwrap();
+        super::super::migrate::migrate(&mut c, true).unwrap();
         c
     }
 
@@ -480,5 +531,100 @@ mod tests {
         again.finish(&c, "fast").unwrap();
         assert_eq!(index_rows(&c, "fast"), (1..=13).collect::<Vec<_>>());
         assert_eq!(index_rows(&c, "none"), [1]);
+    }
+
+    /// Start-up reads `events` from the lowest of the unfinished games' last indexed rows
+    /// (not the highest): a game whose unindexed events come before another game's last
+    /// indexed one still gets them.
+    #[test]
+    fn start_up_reads_from_the_lowest_last_indexed_row() {
+        let c = db();
+        let mut live = Live::default();
+        live.start("a");
+        live.start("b");
+        live.event(&c, "a", &ev(1)).unwrap(); // id 1, indexed
+        live.event(&c, "a", &ev(2)).unwrap(); // id 2, pending
+        live.event(&c, "b", &ev(1)).unwrap(); // id 3, indexed
+        live.event(&c, "b", &ev(2)).unwrap(); // id 4, pending
+        let (events, _) = load(&c, &["a".into(), "b".into()]).unwrap();
+        assert_eq!(vers(&events["a"]), [1, 2]);
+        assert_eq!(vers(&events["b"]), [1, 2]);
+    }
+
+    /// The mark kept with the aging pass lets start-up skip what lies before it: a game
+    /// idle for long (all its events indexed) no longer makes it read from its old last
+    /// row; every event is still found.
+    #[test]
+    fn the_aging_pass_keeps_a_mark_past_games_with_nothing_pending() {
+        let c = db();
+        let mut live = Live {
+            age: 8,
+            ..Live::default()
+        };
+        live.start("idle");
+        live.start("busy");
+        live.event(&c, "idle", &ev(1)).unwrap();
+        for v in 1..=20 {
+            live.event(&c, "busy", &ev(v)).unwrap();
+            live.index_old(&c).unwrap();
+        }
+        let mark: i64 = c
+            .query_row("SELECT value FROM meta WHERE key=?1", [SCAN_FROM], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert!(
+            mark > 1,
+            "the mark moved past the idle game's only event ({mark})"
+        );
+        let busy = &live.games["busy"];
+        assert!(busy.pending.iter().all(|&(_, id)| id >= mark));
+        let (events, _) = load(&c, &["idle".into(), "busy".into()]).unwrap();
+        assert_eq!(vers(&events["idle"]), [1]);
+        assert_eq!(vers(&events["busy"]), (1..=20).collect::<Vec<_>>());
+    }
+
+    /// An aging pass taken back (its transaction failed) leaves the events it indexed
+    /// pending again.
+    #[test]
+    fn a_rolled_back_aging_pass_leaves_its_events_pending() {
+        let c = db();
+        let mut live = Live {
+            age: 4,
+            ..Live::default()
+        };
+        live.start("g");
+        for v in 1..=10 {
+            live.event(&c, "g", &ev(v)).unwrap();
+        }
+        live.committed();
+        let before = live.games["g"].pending.clone();
+        let mark = live.mark();
+        live.index_old(&c).unwrap();
+        assert!(live.games["g"].pending.is_empty());
+        live.rollback_to(mark);
+        assert_eq!(live.games["g"].pending, before);
+    }
+
+    /// A version stored twice for an unfinished game (a commit reported failed that reached
+    /// the disk, then the game wrote it again) loads once, as its later row, and the game
+    /// can still end.
+    #[test]
+    fn a_version_stored_twice_loads_once_as_its_later_row() {
+        let c = db();
+        let mut live = Live::default();
+        live.start("g");
+        live.event(&c, "g", &ev(1)).unwrap();
+        live.event(&c, "g", &ev(2)).unwrap();
+        c.execute(
+            "INSERT INTO events (game, ver, arb, clocks) VALUES ('g', 2, 'again', 'null')",
+            [],
+        )
+        .unwrap();
+        let (events, mut again) = load(&c, &["g".into()]).unwrap();
+        assert_eq!(vers(&events["g"]), [1, 2]);
+        assert_eq!(events["g"][1].arb, "again");
+        again.finish(&c, "g").unwrap();
+        assert_eq!(index_rows(&c, "g"), [1, 2]);
     }
 }

@@ -13,6 +13,9 @@ pub(super) struct Migration {
     pub(super) what: &'static str,
     /// The change, run inside the migration's transaction.
     pub(super) apply: fn(&Transaction<'_>) -> rusqlite::Result<()>,
+    /// Whether it rebuilds a table that an older server still running on the file would
+    /// go on writing the old way: only a starting server runs it, not `salpakan admin`.
+    pub(super) rebuilds: bool,
 }
 
 /// Every migration, in order. Append only: a released migration never changes.
@@ -21,21 +24,25 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         version: 1,
         what: "accounts, sessions and API tokens",
         apply: |t| t.execute_batch(ACCOUNTS),
+        rebuilds: false,
     },
     Migration {
         version: 2,
         what: "ratings and their history, players' finished games, kudos and reports",
         apply: |t| t.execute_batch(crate::rating_book::MIGRATION_2),
+        rebuilds: false,
     },
     Migration {
         version: 3,
         what: "finished games' analyses",
         apply: |t| t.execute_batch(crate::analysis::MIGRATION_3),
+        rebuilds: false,
     },
     Migration {
         version: 4,
         what: "events indexed by game when the game ends (super::live)",
         apply: events_index,
+        rebuilds: true,
     },
 ];
 
@@ -127,6 +134,8 @@ pub(super) enum MigrateError {
     TooNew(u32),
     /// SQLite refused; nothing of the failed migration was kept.
     Sql(u32, rusqlite::Error),
+    /// A migration that only a starting server runs ([`Migration::rebuilds`]) is due.
+    NeedsServer(u32, &'static str),
 }
 
 impl std::fmt::Display for MigrateError {
@@ -141,6 +150,10 @@ impl std::fmt::Display for MigrateError {
                 f,
                 "migration to schema version {v} failed and was rolled back: {e}"
             ),
+            MigrateError::NeedsServer(v, what) => write!(
+                f,
+                "the database needs migration {v} ({what}), which only a starting server runs (a server of an older version still running on this file would go on writing the old way); stop the running server, start this version's `salpakan serve` on the file once, then run this command again"
+            ),
         }
     }
 }
@@ -154,15 +167,21 @@ pub(super) fn version(c: &Connection) -> rusqlite::Result<u32> {
 }
 
 /// Runs every migration the database has not had, in order, each in its own transaction
-/// that also sets `user_version`. Returns the versions it applied.
+/// that also sets `user_version`. Returns the versions it applied. With `rebuilds` false
+/// (`salpakan admin`), a due migration that rebuilds a table is refused before any runs.
 ///
 /// # Errors
-/// A database newer than this server, or a migration SQLite refused (that migration left
-/// nothing; those before it stay applied).
-pub(super) fn migrate(c: &mut Connection) -> Result<Vec<u32>, MigrateError> {
+/// A database newer than this server, a rebuild not allowed here, or a migration SQLite
+/// refused (that migration left nothing; those before it stay applied).
+pub(super) fn migrate(c: &mut Connection, rebuilds: bool) -> Result<Vec<u32>, MigrateError> {
     let at = version(c).map_err(|e| MigrateError::Sql(0, e))?;
     if at > latest() {
         return Err(MigrateError::TooNew(at));
+    }
+    if !rebuilds {
+        if let Some(m) = MIGRATIONS.iter().find(|m| m.version > at && m.rebuilds) {
+            return Err(MigrateError::NeedsServer(m.version, m.what));
+        }
     }
     let mut done = Vec::new();
     for m in MIGRATIONS.iter().filter(|m| m.version > at) {
@@ -197,10 +216,30 @@ mod tests {
     fn each_migration_runs_once_and_sets_user_version() {
         let mut c = Connection::open_in_memory().unwrap();
         c.execute_batch(super::super::schema::SCHEMA).unwrap();
-        let done = migrate(&mut c).unwrap();
+        let done = migrate(&mut c, true).unwrap();
         assert_eq!(done, (1..=latest()).collect::<Vec<_>>());
         assert_eq!(version(&c).unwrap(), latest());
-        assert!(migrate(&mut c).unwrap().is_empty());
+        assert!(migrate(&mut c, true).unwrap().is_empty());
+    }
+
+    /// `salpakan admin` does not run a migration that rebuilds a table (an older server
+    /// may still be writing to the file): it refuses, and migrates nothing.
+    #[test]
+    fn a_rebuilding_migration_is_left_to_a_starting_server() {
+        let mut c = Connection::open_in_memory().unwrap();
+        c.execute_batch(super::super::schema::SCHEMA).unwrap();
+        let e = migrate(&mut c, false).unwrap_err();
+        assert!(matches!(e, MigrateError::NeedsServer(4, _)), "{e}");
+        assert!(
+            e.to_string()
+                .contains("start this version's `salpakan serve`")
+        );
+        assert_eq!(version(&c).unwrap(), 0);
+        assert_eq!(
+            migrate(&mut c, true).unwrap(),
+            (1..=latest()).collect::<Vec<_>>()
+        );
+        assert!(migrate(&mut c, false).unwrap().is_empty());
     }
 
     /// A database from a newer server is refused, untouched.
@@ -208,7 +247,10 @@ mod tests {
     fn a_database_from_a_newer_server_is_refused() {
         let mut c = Connection::open_in_memory().unwrap();
         c.pragma_update(None, "user_version", latest() + 1).unwrap();
-        assert!(matches!(migrate(&mut c), Err(MigrateError::TooNew(_))));
+        assert!(matches!(
+            migrate(&mut c, true),
+            Err(MigrateError::TooNew(_))
+        ));
         assert_eq!(version(&c).unwrap(), latest() + 1);
     }
 }

@@ -131,7 +131,7 @@ pub fn admin_change(
     name: &str,
     ops: impl Fn(&str) -> Vec<AccountOp>,
 ) -> Result<(String, String)> {
-    let mut c = prepare(path)?;
+    let mut c = prepare(path, false)?;
     let key = crate::account::name_key(name);
     accounts::admin_change(&mut c, &key, crate::account::unix_ms(), ops)
         .map_err(|e| Error::Start(format!("cannot write the database {}: {e}", path.display())))?
@@ -144,7 +144,7 @@ pub fn admin_change(
 /// # Errors
 /// The database cannot be opened or read ([`Error::Start`]).
 pub fn admin_reports(path: &Path) -> Result<Option<Vec<accounts::ReportRow>>> {
-    let c = prepare(path)?;
+    let c = prepare(path, false)?;
     accounts::all_reports(&c)
         .map_err(|e| Error::Start(format!("cannot read the database {}: {e}", path.display())))
 }
@@ -219,11 +219,12 @@ pub fn stored_moves(db: &Path) -> Option<u64> {
 
 /// Opens the database at `path` for writing, checks that it can be written, and brings its
 /// schema up to date: release 0.1's tables, the upgrades of databases made before it, then
-/// the migrations ([`migrate`]).
+/// the migrations ([`migrate`]); `server`: a starting server, which alone runs the
+/// migrations that rebuild a table (`salpakan admin` refuses to).
 ///
 /// # Errors
 /// [`Error::Start`] with what to fix.
-fn prepare(path: &Path) -> Result<Connection> {
+fn prepare(path: &Path, server: bool) -> Result<Connection> {
     let cannot = |e: rusqlite::Error| {
         Error::Start(format!(
             "cannot use the database {}: {e}; check that the file and its folder exist, are writable by this user and that the disk has space",
@@ -275,7 +276,7 @@ fn prepare(path: &Path) -> Result<Connection> {
         .map_err(storage)?;
     }
     // Release 0.1's schema is version 0; later tables come through the migrations.
-    migrate::migrate(&mut w)
+    migrate::migrate(&mut w, server)
         .map_err(|e| Error::Start(format!("cannot use the database {}: {e}", path.display())))?;
     Ok(w)
 }
@@ -296,7 +297,7 @@ impl Store {
     /// # Errors
     /// As [`Store::open`].
     pub fn open_with(path: &Path, restart_frames: i64) -> Result<(Store, Loaded)> {
-        let w = prepare(path)?;
+        let w = prepare(path, true)?;
         let secret: Option<Vec<u8>> = w
             .query_row("SELECT value FROM meta WHERE key='secret'", [], |r| {
                 r.get(0)

@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")"
 secs=${1:-180}
 [ $# -gt 0 ] && shift
-targets=${*:-"moves options setups record gravon cdc arbiter bot_answer"}
+targets=${*:-"moves options setups record gravon cdc arbiter bot_answer protocol"}
 export RUSTC_BOOTSTRAP=1
 cargo fuzz build -O
 for t in $targets; do

@@ -49,6 +49,14 @@ pub use config::{Config, Metrics};
 pub use error::{Error, Result};
 pub use store::{schema_version, stored_moves};
 
+/// Reads one text message from a WebSocket client exactly as a connection does, without
+/// acting on it: the `id` its answer would echo, and `Ok` or the sentence of the `error`
+/// frame the client would get. For the fuzz target `protocol` (`fuzz/`) and tests.
+pub fn read_client_message(text: &str) -> (Option<serde_json::Value>, Result<()>) {
+    let (id, r) = protocol::parse_request(text);
+    (id, r.map(|_| ()))
+}
+
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;

@@ -362,7 +362,12 @@ const AXE = readFileSync(path.join(repo, 'web', 'node_modules', 'axe-core', 'axe
  * @param {string} what
  */
 export async function assertAccessible(page, what) {
-  await page.waitForTimeout(150); // let transitions settle (contrast is measured on what is drawn)
+  // Let transitions and animations settle: contrast is measured on what is drawn, and a
+  // fading-in card (the end screen's 0.3 s) measures paler than it ends. Endless ones
+  // (none today) are not waited for; at most 4 s.
+  await page.waitForTimeout(50);
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'
+    || a.effect?.getComputedTiming().iterations === Infinity), null, { timeout: 4000 }).catch(() => {});
   // injected through the DevTools protocol (page.evaluate), so a Content-Security-Policy
   // on the page does not block it
   await page.evaluate(AXE);

@@ -141,7 +141,7 @@ impl Game {
                 }
             }
         }
-        self.subs.retain(|_, s| !s.out.tx.is_closed());
+        self.drop_closed();
         if let Some(s) = self.to_move() {
             for sub in self.subs.values() {
                 if sub.viewer == Viewer::Player(s) {
@@ -244,8 +244,24 @@ impl Game {
         }
     }
 
-    /// Tells every follower that seat `s` connected or left. A follower whose queue is
-    /// full is dropped here as everywhere, but the others all get the frame.
+    /// Followers whose connection is gone (its queue closed) leave as if they had said so:
+    /// a seat's count of connections goes down and, at none, the others hear it is away.
+    /// (Dropped silently, a seat that went while a frame was on its way stayed online for
+    /// ever: no `presence`, no absence deadline.) A follower too slow to keep up is closed
+    /// by its connection, whose `leave` follows.
+    fn drop_closed(&mut self) {
+        let gone: Vec<u64> = self
+            .subs
+            .iter()
+            .filter(|(_, s)| s.out.tx.is_closed())
+            .map(|(&c, _)| c)
+            .collect();
+        for conn in gone {
+            self.leave(conn);
+        }
+    }
+
+    /// Tells every follower that seat `s` connected or left.
     fn presence(&mut self, s: Seat, online: bool) {
         let f = protocol::frame(
             &ServerMsg::Presence {
@@ -255,7 +271,10 @@ impl Game {
             },
             None,
         );
-        self.subs.retain(|_, sub| sub.out.send(f.clone()));
+        for sub in self.subs.values() {
+            sub.out.send(f.clone());
+        }
+        self.drop_closed();
     }
 
     /// Tells every follower that the last action could not be stored.
@@ -268,7 +287,10 @@ impl Game {
             },
             None,
         );
-        self.subs.retain(|_, s| s.out.send(notice.clone()));
+        for sub in self.subs.values() {
+            sub.out.send(notice.clone());
+        }
+        self.drop_closed();
     }
 
     /// Sends every follower a fresh `sync` (and the seat to move its legal moves).

@@ -109,6 +109,13 @@ fn index(c: &Connection, game: &str, ver: u64, row: i64) -> rusqlite::Result<()>
     Ok(())
 }
 
+/// Indexes `pending` events (version, rowid) of `game`.
+fn index_all(c: &Connection, game: &str, pending: &[(u64, i64)]) -> rusqlite::Result<()> {
+    pending
+        .iter()
+        .try_for_each(|&(ver, id)| index(c, game, ver, id))
+}
+
 impl Live {
     /// A mark to roll back to ([`Live::rollback_to`]).
     pub(super) fn mark(&self) -> usize {
@@ -218,9 +225,7 @@ impl Live {
         let Some(g) = self.games.get(game) else {
             return Ok(());
         };
-        for &(ver, id) in &g.pending {
-            index(c, game, ver, id)?;
-        }
+        index_all(c, game, &g.pending)?;
         let g = self.games.remove(game).expect("just seen");
         self.undo.push(Undo::Finished(game.to_string(), g));
         Ok(())
@@ -251,9 +256,7 @@ impl Live {
             .collect();
         for game in old {
             let g = self.games.get_mut(&game).expect("just seen");
-            for &(ver, id) in &g.pending {
-                index(c, &game, ver, id)?;
-            }
+            index_all(c, &game, &g.pending)?;
             let pending = std::mem::take(&mut g.pending);
             self.undo.push(Undo::Flushed(game, pending));
         }

@@ -3,6 +3,16 @@
 
 use super::*;
 
+/// A fresh, empty folder for one test (named after it and this process) and the database
+/// path in it.
+fn fresh_db(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("s.db");
+    (dir, db)
+}
+
 fn event(game: &str, ver: u64) -> Op {
     // Rows of a few KiB (long chat lines), so that the WAL grows fast.
     Op::Event {
@@ -33,10 +43,7 @@ fn crash_image(db: &Path, to: &Path) {
 /// writes committed in the same group commit are kept, and nothing of the failed one is.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_write_is_refused_alone_even_when_committed_with_others() {
-    let dir = std::env::temp_dir().join(format!("salpakan-store-fail-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("s.db");
+    let (dir, db) = fresh_db("salpakan-store-fail");
     let (store, _) = Store::open(&db).unwrap();
     store.write(vec![event("g", 1)]).await.unwrap();
     // Queued back to back, so that the writer usually takes them in one group commit
@@ -92,10 +99,7 @@ fn vers(ev: &[EventRow]) -> Vec<u64> {
 /// reads back whole through the writer meanwhile.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_server_restarts_with_every_event_of_its_unfinished_and_finished_games() {
-    let dir = std::env::temp_dir().join(format!("salpakan-store-live-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("s.db");
+    let (dir, db) = fresh_db("salpakan-store-live");
     let (store, _) = Store::open(&db).unwrap();
     for g in ["a", "b", "c"] {
         store.write(vec![game(g), event(g, 1)]).await.unwrap();
@@ -171,10 +175,7 @@ async fn a_killed_server_restarts_with_every_event_of_its_unfinished_and_finishe
 /// games' loaded at start-up.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_version_3_database_keeps_every_event() {
-    let dir = std::env::temp_dir().join(format!("salpakan-store-v3-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("s.db");
+    let (dir, db) = fresh_db("salpakan-store-v3");
     {
         let c = Connection::open(&db).unwrap();
         c.execute_batch(SCHEMA).unwrap();
@@ -225,10 +226,7 @@ async fn a_version_3_database_keeps_every_event() {
 /// doing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_acknowledged_write_survives_checkpoints_and_wal_restarts() {
-    let dir = std::env::temp_dir().join(format!("salpakan-store-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("s.db");
+    let (dir, db) = fresh_db("salpakan-store");
     let (store, _) = Store::open_with(&db, 64).unwrap();
     let games: Vec<String> = (0..8).map(|g| format!("game{g}")).collect();
     let mut acked = 0u64;

@@ -101,7 +101,7 @@ pub fn choose<G: AiGame>(spec: &BotSpec, k: &Knowledge<G>, seed: u64) -> G::Move
         }
         .choose(k, &mut rng),
         BotKind::Mcts => search(k, &mcts_params::<G>(spec), &mut rng).best,
-        BotKind::Expert => crate::expert::search(k, &mcts_params::<G>(spec), &mut rng).best,
+        BotKind::Expert => G::expert_search(k, &mcts_params::<G>(spec), &mut rng).best,
         BotKind::Command(_) | BotKind::Ucc(_) | BotKind::Ntu(_) => {
             panic!("external bots play through the bot protocol")
         }

@@ -202,7 +202,7 @@ pub fn playout_move(g: &Banqi, rng: &mut GameRng) -> Option<Move> {
 
 /// Pressure of `colour`'s face-up pieces: for each (Cannons aside), the best enemy face-up
 /// piece it takes and that cannot take it back, by value over one plus the distance.
-fn pressure(g: &Banqi, colour: usize) -> f64 {
+pub(crate) fn pressure(g: &Banqi, colour: usize) -> f64 {
     let o = g.options();
     // The engine's one-square capture table, once per evaluation.
     let mut takes = [[false; 7]; 7];
@@ -211,19 +211,24 @@ fn pressure(g: &Banqi, colour: usize) -> f64 {
             takes[a as usize][v as usize] = o.takes_by_step(a, v);
         }
     }
-    let mut up: [Vec<(Square, Kind)>; 2] = [Vec::new(), Vec::new()];
+    // At most 16 face-up pieces a colour: fixed arrays, no allocation per evaluation.
+    let mut up = [[(Square::all().next().expect("a square"), Kind::General); 16]; 2];
+    let mut n = [0usize; 2];
     for s in Square::all() {
         if let Some((p, false)) = g.at(s) {
-            up[p.color as usize].push((s, p.kind));
+            let c = p.color as usize;
+            up[c][n[c]] = (s, p.kind);
+            n[c] += 1;
         }
     }
+    let up = [&up[0][..n[0]], &up[1][..n[1]]];
     let mut total = 0.0;
-    for &(s, a) in &up[colour] {
+    for &(s, a) in up[colour] {
         if a == Kind::Cannon {
             continue;
         }
         let mut best = 0.0f64;
-        for &(t, v) in &up[1 - colour] {
+        for &(t, v) in up[1 - colour] {
             if takes[a as usize][v as usize] && !takes[v as usize][a as usize] {
                 let d = (i16::from(s.file()) - i16::from(t.file())).abs()
                     + (i16::from(s.rank()) - i16::from(t.rank())).abs();
@@ -311,5 +316,13 @@ impl AiGame for Banqi {
 
     fn expert_evaluate(g: &Self, seat: Seat, ctx: &Self::ExpertContext) -> f64 {
         super::banqi_expert::evaluate(g, seat, ctx)
+    }
+
+    fn expert_search(
+        k: &Knowledge<Self>,
+        params: &crate::mcts::MctsParams,
+        rng: &mut GameRng,
+    ) -> crate::mcts::SearchResult<Move> {
+        super::banqi_search::search(k, params, rng)
     }
 }

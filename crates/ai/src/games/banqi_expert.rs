@@ -74,7 +74,7 @@ pub fn quiet_at(g: &Banqi, ctx: &Context) -> u32 {
 /// over the enemy's face-up pieces: 0.06 for each square by which the nearest of our
 /// face-up pieces that takes it by a step is closer than 10, and 0.04 for each of its four
 /// neighbours that is not an empty square it could flee to.
-fn hunt(g: &Banqi, colour: usize) -> f64 {
+pub(crate) fn hunt(g: &Banqi, colour: usize) -> f64 {
     let o = g.options();
     let mut ours: Vec<(Square, Kind)> = Vec::new();
     let mut theirs: Vec<(Square, Kind)> = Vec::new();

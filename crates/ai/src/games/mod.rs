@@ -2,6 +2,7 @@
 
 pub mod banqi;
 pub mod banqi_expert;
+pub mod banqi_search;
 pub mod generals;
 pub mod stratego;
 pub mod stratego_expert;
@@ -80,6 +81,17 @@ pub trait AiGame: Game {
     /// The `expert` bot's leaf evaluation: by default [`AiGame::search_evaluate`].
     fn expert_evaluate(g: &Self, seat: Seat, _ctx: &Self::ExpertContext) -> f64 {
         Self::search_evaluate(g, seat)
+    }
+
+    /// The `expert` bot's move: by default the expert MCTS (`crate::expert`); a game with a
+    /// search of its own overrides it (Banqi: expectiminimax alpha-beta,
+    /// [`banqi_search`]).
+    fn expert_search(
+        k: &Knowledge<Self>,
+        params: &crate::mcts::MctsParams,
+        rng: &mut GameRng,
+    ) -> crate::mcts::SearchResult<Self::Move> {
+        crate::expert::search(k, params, rng)
     }
 
     /// The seat's belief about each piece on the board it may not identify, for the

@@ -79,46 +79,51 @@ impl BanqiOptions {
     /// `cannon_direct`; Taiwan Cannons otherwise capture only by jumping).
     #[must_use]
     pub fn takes_by_step(&self, attacker: Kind, victim: Kind) -> bool {
-        adjacent_captures(self)[attacker as usize] & (1 << victim as u8) != 0
+        takes(self, attacker, victim)
     }
 }
 
 /// Victim kinds (bit per [`Kind`]) each attacker kind captures by a one-square move.
 pub(super) fn adjacent_captures(o: &BanqiOptions) -> [u8; 7] {
-    // Order of strength per ruleset, strongest first (index into Kind).
-    let order: [Kind; 7] = match o.ruleset {
-        Ruleset::Taiwan | Ruleset::Mainland => Kind::ALL,
-        Ruleset::HongKong => [
-            Kind::General,
-            Kind::Chariot,
-            Kind::Horse,
-            Kind::Cannon,
-            Kind::Advisor,
-            Kind::Elephant,
-            Kind::Soldier,
-        ],
-    };
-    let rank = |k: Kind| order.iter().position(|&x| x == k).expect("every kind");
     let mut t = [0u8; 7];
     for a in Kind::ALL {
         for v in Kind::ALL {
-            let mut ok = rank(a) <= rank(v);
-            if a == Kind::General && v == Kind::Soldier {
-                ok = o.ruleset == Ruleset::Mainland;
-            }
-            if a == Kind::Soldier && v == Kind::General {
-                ok = true;
-            }
-            if a == Kind::Cannon && o.ruleset == Ruleset::Taiwan {
-                ok = false;
-            }
-            if a == Kind::Cannon && o.cannon_direct && matches!(v, Kind::Soldier | Kind::Cannon) {
-                ok = true;
-            }
-            if ok {
+            if takes(o, a, v) {
                 t[a as usize] |= 1 << v as u8;
             }
         }
     }
     t
+}
+
+/// Whether `a` takes `v` by a step under the options (one pair of the table above; cheap
+/// enough for an evaluation to ask per pair).
+fn takes(o: &BanqiOptions, a: Kind, v: Kind) -> bool {
+    // Order of strength per ruleset, strongest first (index into Kind).
+    let rank = |k: Kind| match o.ruleset {
+        Ruleset::Taiwan | Ruleset::Mainland => k as usize,
+        Ruleset::HongKong => match k {
+            Kind::General => 0,
+            Kind::Chariot => 1,
+            Kind::Horse => 2,
+            Kind::Cannon => 3,
+            Kind::Advisor => 4,
+            Kind::Elephant => 5,
+            Kind::Soldier => 6,
+        },
+    };
+    let mut ok = rank(a) <= rank(v);
+    if a == Kind::General && v == Kind::Soldier {
+        ok = o.ruleset == Ruleset::Mainland;
+    }
+    if a == Kind::Soldier && v == Kind::General {
+        ok = true;
+    }
+    if a == Kind::Cannon && o.ruleset == Ruleset::Taiwan {
+        ok = false;
+    }
+    if a == Kind::Cannon && o.cannon_direct && matches!(v, Kind::Soldier | Kind::Cannon) {
+        ok = true;
+    }
+    ok
 }

@@ -137,6 +137,36 @@ impl Banqi {
         })
     }
 
+    /// A key of the public position for a search's transposition table: the face-up
+    /// pieces, the face-down squares, the side to move, a capture chain and the quiet-ply
+    /// count. Never the face-down pieces' identities. (Computed from the board, whatever
+    /// the repetition options: the repetition key is kept only when a rule needs it.)
+    #[must_use]
+    pub fn search_key(&self) -> u64 {
+        let chain = self.chain.map_or(0, |c| c.index() as u64 + 1);
+        let mut h = splitmix(
+            u64::from(self.down)
+                | (self.turn.index() as u64) << 32
+                | chain << 33
+                | u64::from(self.quiet) << 40,
+        );
+        for (c, kinds) in self.bb.iter().enumerate() {
+            for (k, &b) in kinds.iter().take(7).enumerate() {
+                if b != 0 {
+                    h = splitmix(h ^ u64::from(b) ^ ((c * 7 + k) as u64) << 32);
+                }
+            }
+        }
+        h
+    }
+
+    /// Consecutive plies with neither a flip nor a capture (the quiet-ply count that
+    /// `max_quiet_plies` limits): public knowledge.
+    #[must_use]
+    pub fn quiet_plies(&self) -> u32 {
+        self.quiet
+    }
+
     /// The pieces still face down, by [`Piece::index`]: public knowledge (every flip and
     /// capture is public).
     #[must_use]

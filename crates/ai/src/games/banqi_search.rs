@@ -1,0 +1,463 @@
+//! The Banqi `expert` search: expectiminimax with alpha-beta pruning (`docs/ai.md`).
+//!
+//! Banqi hides nothing from one player that it shows the other: the face-down pieces are
+//! unknown to both, and the unseen pool is public. So a position is a perfect-information
+//! position with chance, and the right search is the one computer Dark Chess programs use:
+//! minimax over moves, an expectation over the pool at every flip (a *chance node*), a
+//! capture search at the leaves, iterative deepening until the budget is spent. The
+//! evaluation reads only what both players see: face-up pieces, the unseen pool (whose
+//! colours are known) and the quiet-ply count; the face-down pieces of the position
+//! searched are never looked at (a flip first makes the square hold the drawn piece).
+
+use std::time::{Duration, Instant};
+
+use salpakan_engine::banqi::{Banqi, Move, Piece, Square};
+use salpakan_engine::{Game, GameRng, Outcome, Seat};
+
+use super::banqi::{determinize, pressure, value};
+use super::banqi_expert::{ENDGAME_PIECES, hunt};
+use crate::Knowledge;
+use crate::mcts::{Budget, MctsParams, SearchResult};
+
+/// A won game's value (less the plies to reach it, so that the quicker win is preferred).
+const WIN: f64 = 10_000.0;
+/// Beyond any value.
+const INF: f64 = 1.0e9;
+/// Plies taken off the depth after a flip, besides the flip's own: a flip's outcomes are
+/// up to 14 positions, so they are searched shallower (their captures still in full).
+const FLIP_REDUCTION: i32 = 2;
+/// The longest capture sequence the leaf search follows.
+const CAPTURE_DEPTH: u32 = 12;
+/// The deepest iteration.
+const MAX_DEPTH: i32 = 64;
+
+/// What one search found.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The move to play.
+    pub best: Move,
+    /// Its value for the seat: material points (a Soldier is 1), or about ±10,000 for a
+    /// forced win or loss.
+    pub score: f64,
+    /// The deepest iteration completed.
+    pub depth: i32,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Each root move with its value at the deepest iteration completed (an upper bound
+    /// for the moves that were not the best).
+    pub root: Vec<(Move, f64)>,
+}
+
+/// The seat's move: the search run on the public position (a determinization of its
+/// knowledge whose face-down pieces the search never reads).
+///
+/// # Panics
+/// If the seat has no legal move.
+pub fn search(k: &Knowledge<Banqi>, params: &MctsParams, rng: &mut GameRng) -> SearchResult<Move> {
+    let g = determinize(k, &super::banqi::belief(k), rng);
+    let found = best_move(&g, k.seat(), params.budget);
+    SearchResult {
+        best: found.best,
+        iterations: found.nodes,
+        root: found
+            .root
+            .iter()
+            .map(|&(mv, v)| (mv, found.depth.max(0) as u32, squash_points(v)))
+            .collect(),
+    }
+}
+
+/// A value in points as a chance of winning (0 to 1) for reports.
+fn squash_points(v: f64) -> f64 {
+    1.0 / (1.0 + (-0.35 * v.clamp(-100.0, 100.0)).exp())
+}
+
+/// Searches `g` for `seat` (to move) within `budget`: with [`Budget::Iterations`], that many
+/// positions (deterministic); with [`Budget::Millis`], that much wall-clock time.
+///
+/// # Panics
+/// If `seat` is not to move or has no legal move.
+#[must_use]
+pub fn best_move(g: &Banqi, seat: Seat, budget: Budget) -> Found {
+    assert_eq!(g.to_move(), Some(seat), "the seat searched is to move");
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    assert!(!moves.is_empty(), "the seat has a legal move");
+    let start = Instant::now();
+    let mut s = Searcher {
+        me: seat,
+        nodes: 0,
+        max_nodes: match budget {
+            Budget::Iterations(n) => n.max(1),
+            Budget::Millis(_) => u64::MAX,
+        },
+        deadline: match budget {
+            Budget::Millis(ms) => Some(start + Duration::from_millis(ms.max(1))),
+            Budget::Iterations(_) => None,
+        },
+        stopped: false,
+        limit: g.options().max_quiet_plies.filter(|&l| l > 0),
+        bufs: Vec::new(),
+        table: vec![None; TABLE],
+    };
+    order(g, &mut moves);
+    let mut found = Found {
+        best: moves[0],
+        score: 0.0,
+        depth: 0,
+        nodes: 0,
+        root: moves.iter().map(|&mv| (mv, 0.0)).collect(),
+    };
+    if moves.len() == 1 {
+        return found;
+    }
+    for depth in 1..=MAX_DEPTH {
+        let mut alpha = -INF;
+        let mut results: Vec<(Move, f64)> = Vec::with_capacity(moves.len());
+        for &mv in &moves {
+            let v = s.child(g, mv, depth, alpha, INF, 0);
+            if s.stopped {
+                break;
+            }
+            results.push((mv, v));
+            alpha = alpha.max(v);
+        }
+        if s.stopped {
+            // The first move searched is the last iteration's best: a move that beat it in
+            // the unfinished iteration is better at this depth.
+            if let Some(&(mv, v)) = results
+                .iter()
+                .skip(1)
+                .filter(|r| r.1 > results[0].1)
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+            {
+                found.best = mv;
+                found.score = v;
+            }
+            break;
+        }
+        // Best first for the next iteration (a stable sort keeps the order among equals).
+        results.sort_by(|a, b| b.1.total_cmp(&a.1));
+        moves = results.iter().map(|r| r.0).collect();
+        found.best = results[0].0;
+        found.score = results[0].1;
+        found.depth = depth;
+        found.root = results;
+        if found.score.abs() > WIN / 2.0 {
+            break; // A forced result: deeper search cannot change it.
+        }
+    }
+    found.nodes = s.nodes;
+    found
+}
+
+struct Searcher {
+    me: Seat,
+    nodes: u64,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+    limit: Option<u32>,
+    /// A move list per ply, reused.
+    bufs: Vec<Vec<Move>>,
+    /// The transposition table: one entry per slot, always the latest (simple and enough for searches of a fraction of a second).
+    table: Vec<Option<Entry>>,
+}
+
+/// Transposition-table slots (a power of two).
+const TABLE: usize = 1 << 17;
+
+/// What a value stored in the table is.
+#[derive(Clone, Copy, Debug)]
+enum Bound {
+    Exact,
+    /// At least the value (the search failed high).
+    Lower,
+    /// At most the value (it failed low).
+    Upper,
+}
+
+/// A searched position: [`Banqi::search_key`], the value, how deep, what kind of bound,
+/// and the best move found (searched first when the position comes again).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    value: f64,
+    depth: i32,
+    bound: Bound,
+    best: Option<Move>,
+}
+
+/// The face-down square a move turns up (a flip, or an attempt on a face-down piece).
+fn chance_square(g: &Banqi, mv: Move) -> Option<Square> {
+    match mv {
+        Move::Flip(s) => Some(s),
+        Move::Step { to, .. } if matches!(g.at(to), Some((_, true))) => Some(to),
+        _ => None,
+    }
+}
+
+/// The value of the face-up piece a move captures, if it captures one.
+fn captured_value(g: &Banqi, mv: Move) -> Option<f64> {
+    match mv {
+        Move::Step { to, .. } => match g.at(to) {
+            Some((p, false)) => Some(value(p.kind)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Move ordering: captures (most valuable victim first, then least valuable attacker),
+/// then moves, then flips and attempts.
+fn order(g: &Banqi, moves: &mut [Move]) {
+    moves.sort_by_cached_key(|&mv| {
+        if let Some(v) = captured_value(g, mv) {
+            let a = match mv {
+                Move::Step { from, .. } => g.at(from).map_or(0.0, |(p, _)| value(p.kind)),
+                _ => 0.0,
+            };
+            (0, -((v * 100.0) as i64) + (a * 10.0) as i64)
+        } else if chance_square(g, mv).is_some() {
+            (2, 0)
+        } else {
+            (1, 0)
+        }
+    });
+}
+
+impl Searcher {
+    fn spent(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.max_nodes {
+            self.stopped = true;
+        } else if let Some(d) = self.deadline
+            && self.nodes % 512 == 0
+            && Instant::now() >= d
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn terminal(&self, o: Outcome, ply: u32) -> f64 {
+        let s = o.score(self.me);
+        if s > 0.75 {
+            WIN - f64::from(ply)
+        } else if s < 0.25 {
+            -WIN + f64::from(ply)
+        } else {
+            0.0
+        }
+    }
+
+    /// The value of playing `mv` on `g` with `depth` plies left (the move's included).
+    fn child(&mut self, g: &Banqi, mv: Move, depth: i32, alpha: f64, beta: f64, ply: u32) -> f64 {
+        if let Some(sq) = chance_square(g, mv) {
+            let pool = g.unseen_pool();
+            let total: u32 = pool.iter().map(|&n| u32::from(n)).sum();
+            let mut sum = 0.0;
+            for p in Piece::ALL {
+                let n = pool[p.index()];
+                if n == 0 {
+                    continue;
+                }
+                let mut h = g.clone();
+                h.set_face_down(sq, p);
+                h.play_unchecked(mv);
+                let v = self.value(&h, depth - 1 - FLIP_REDUCTION, -INF, INF, ply + 1);
+                if self.stopped {
+                    return 0.0;
+                }
+                sum += f64::from(n) / f64::from(total) * v;
+            }
+            sum
+        } else {
+            let mut h = g.clone();
+            h.play_unchecked(mv);
+            self.value(&h, depth - 1, alpha, beta, ply + 1)
+        }
+    }
+
+    /// Minimax with alpha-beta: the seat searched maximizes.
+    fn value(&mut self, g: &Banqi, depth: i32, mut alpha: f64, mut beta: f64, ply: u32) -> f64 {
+        if let Some(o) = g.outcome() {
+            return self.terminal(o, ply);
+        }
+        if depth <= 0 {
+            return self.captures(g, alpha, beta, ply, 0);
+        }
+        if self.spent() {
+            return 0.0;
+        }
+        let key = g.search_key();
+        let slot = (key as usize) & (TABLE - 1);
+        let mut hint = None;
+        if let Some(e) = self.table[slot].filter(|e| e.key == key) {
+            hint = e.best;
+            if e.depth >= depth {
+                match e.bound {
+                    Bound::Exact => return e.value,
+                    Bound::Lower if e.value >= beta => return e.value,
+                    Bound::Upper if e.value <= alpha => return e.value,
+                    _ => {}
+                }
+            }
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let maxing = g.to_move() == Some(self.me);
+        let mut moves = self.buffer(ply);
+        g.legal_moves(&mut moves);
+        order(g, &mut moves);
+        if let Some(i) = hint.and_then(|h| moves.iter().position(|&m| m == h)) {
+            moves[..=i].rotate_right(1);
+        }
+        let mut best = if maxing { -INF } else { INF };
+        let mut best_move = None;
+        for &mv in &moves {
+            let v = self.child(g, mv, depth, alpha, beta, ply);
+            if self.stopped {
+                break;
+            }
+            if (maxing && v > best) || (!maxing && v < best) {
+                best = v;
+                best_move = Some(mv);
+            }
+            if maxing {
+                alpha = alpha.max(v);
+            } else {
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.bufs[ply as usize] = moves;
+        if self.stopped {
+            return 0.0;
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table[slot] = Some(Entry {
+            key,
+            value: best,
+            depth,
+            bound,
+            best: best_move,
+        });
+        best
+    }
+
+    /// The move list for a node at `ply`, reused (cleared) from the last node there.
+    fn buffer(&mut self, ply: u32) -> Vec<Move> {
+        let i = ply as usize;
+        if self.bufs.len() <= i {
+            self.bufs.resize_with(i + 1, Vec::new);
+        }
+        let mut b = std::mem::take(&mut self.bufs[i]);
+        b.clear();
+        b
+    }
+
+    /// The capture search at a leaf: the side to move may stand on the evaluation or take.
+    fn captures(&mut self, g: &Banqi, mut alpha: f64, mut beta: f64, ply: u32, d: u32) -> f64 {
+        if let Some(o) = g.outcome() {
+            return self.terminal(o, ply);
+        }
+        if self.spent() {
+            return 0.0;
+        }
+        let stand = self.evaluate(g);
+        if d >= CAPTURE_DEPTH {
+            return stand;
+        }
+        let maxing = g.to_move() == Some(self.me);
+        if maxing {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        let mut moves = self.buffer(ply);
+        g.legal_moves(&mut moves);
+        moves.retain(|&mv| captured_value(g, mv).is_some());
+        order(g, &mut moves);
+        let mut best = stand;
+        for &mv in &moves {
+            let mut h = g.clone();
+            h.play_unchecked(mv);
+            let v = self.captures(&h, alpha, beta, ply + 1, d + 1);
+            if self.stopped {
+                break;
+            }
+            if maxing {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.bufs[ply as usize] = moves;
+        if self.stopped { 0.0 } else { best }
+    }
+
+    /// The position's value for the seat searched, in points, from what both players see.
+    fn evaluate(&self, g: &Banqi) -> f64 {
+        evaluate_public(g, self.me, self.limit)
+    }
+}
+
+/// The search's evaluation for `seat`, in points (a Soldier is 1), reading only what both
+/// players see: material (face-up pieces, plus the unseen pool, whose colours are known);
+/// pressure on enemy pieces a piece can take safely, weighted up for the side ahead; the
+/// hunt of the last enemy pieces when far ahead (`banqi_expert`); all shrunk towards the
+/// draw as the quiet-ply count nears its limit.
+#[must_use]
+pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
+    let Some(mine) = g.colour_of(seat) else {
+        return 0.0;
+    };
+    let me = mine as usize;
+    let mut material = [0.0f64; 2];
+    let mut left = [0u32; 2];
+    for s in Square::all() {
+        if let Some((p, false)) = g.at(s) {
+            left[p.color as usize] += 1;
+            material[p.color as usize] += value(p.kind);
+        }
+    }
+    let pool = g.unseen_pool();
+    for p in Piece::ALL {
+        let n = pool[p.index()];
+        left[p.color as usize] += u32::from(n);
+        material[p.color as usize] += f64::from(n) * value(p.kind);
+    }
+    let lead = material[me] - material[1 - me];
+    // The pressure and hunt terms were tuned as logits (0.35 per point).
+    let weight = |l: f64| 0.04 * (1.0 + l.clamp(0.0, 6.0) / 2.0) / 0.35;
+    let mut x = lead + weight(lead) * pressure(g, me) - weight(-lead) * pressure(g, 1 - me);
+    for (c, sign) in [(me, 1.0), (1 - me, -1.0)] {
+        if material[c] - material[1 - c] > 1.5 && left[1 - c] <= ENDGAME_PIECES {
+            x += sign * hunt(g, c) / 0.35;
+        }
+    }
+    if let Some(limit) = limit {
+        let q = f64::from(g.quiet_plies().min(limit)) / f64::from(limit);
+        x *= 1.0 - q * q;
+    }
+    x
+}

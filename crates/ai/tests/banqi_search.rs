@@ -1,0 +1,153 @@
+//! The Banqi `expert` search (`salpakan_ai::games::banqi_search`): expectiminimax with
+//! alpha-beta over the public position.
+
+use salpakan_ai::games::banqi_search::{Found, best_move, evaluate_public};
+use salpakan_ai::mcts::Budget;
+use salpakan_engine::banqi::{Banqi, BanqiOptions, Color, Move};
+use salpakan_engine::{Game, Seat};
+
+fn banqi(rows: &str) -> Banqi {
+    Banqi::from_diagram(&BanqiOptions::default(), rows, Color::Red, Seat::First).unwrap()
+}
+
+fn mv(text: &str) -> Move {
+    text.parse().unwrap()
+}
+
+fn search(g: &Banqi, nodes: u64) -> Found {
+    best_move(g, Seat::First, Budget::Iterations(nodes))
+}
+
+#[test]
+fn banqi_expert_takes_a_piece_that_cannot_be_taken_back() {
+    // The red Chariot on b4 takes the black Horse on b5; nothing black can answer.
+    let g = banqi(". . . k\n. . . .\n. . . .\n. n . .\n. R . .\n. . . .\n. . . .\nK . . .");
+    let found = search(&g, 20_000);
+    assert_eq!(found.best, mv("b4-b5"), "{found:?}");
+    assert!(found.score > 1.0, "a Horse up: {found:?}");
+}
+
+#[test]
+fn banqi_expert_does_not_take_a_piece_guarded_by_a_stronger_one() {
+    // Red's Horse could take the Soldier on b5, but the black Advisor on b6 would take it
+    // back (a Horse for a Soldier); red's General takes a lone Soldier on d2 instead.
+    let g = banqi(". . . .\n. . . k\n. g . .\n. p . .\n. N . .\n. . . .\n. . K p\n. . . .");
+    let found = search(&g, 50_000);
+    assert_ne!(found.best, mv("b4-b5"), "{found:?}");
+}
+
+#[test]
+fn banqi_expert_moves_its_general_away_from_a_soldier() {
+    // The black Soldier next to red's General takes it unless it steps away; a Soldier is
+    // the one piece that takes a General by a step.
+    let g = banqi(". . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. p . .\n. K . .\n. . . k");
+    let found = search(&g, 50_000);
+    let after = {
+        let mut h = g.clone();
+        h.play(found.best).unwrap();
+        h
+    };
+    let mut replies = Vec::new();
+    after.legal_moves(&mut replies);
+    let threatened = replies
+        .iter()
+        .any(|&r| matches!(r, Move::Step { to, .. } if after.at(to).is_some_and(|(p, up)| !up && p.kind == salpakan_engine::banqi::Kind::General)));
+    assert!(
+        !threatened,
+        "the General still hangs after {:?}",
+        found.best
+    );
+}
+
+#[test]
+fn banqi_expert_search_reads_no_face_down_piece() {
+    // The same public position (the same face-up pieces, the same face-down squares, the
+    // same unseen pool) with the face-down pieces arranged two ways: the search must give
+    // the same move, value and node count.
+    let a = banqi("?k ?p . .\n?g . . .\n. . . .\n. n . .\n. R . .\n. . . .\n. . . ?P\n. . . K");
+    let b = banqi("?P ?g . .\n?p . . .\n. . . .\n. n . .\n. R . .\n. . . .\n. . . ?k\n. . . K");
+    assert_eq!(a.unseen_pool(), b.unseen_pool());
+    let (fa, fb) = (search(&a, 30_000), search(&b, 30_000));
+    assert_eq!(format!("{fa:?}"), format!("{fb:?}"));
+}
+
+#[test]
+fn banqi_expert_search_is_deterministic_for_a_node_budget() {
+    let g = banqi("?k ?p . .\n?g . . .\n. . . .\n. n . .\n. R . .\n. . . .\n. . . ?P\n. . . K");
+    assert_eq!(
+        format!("{:?}", search(&g, 10_000)),
+        format!("{:?}", search(&g, 10_000))
+    );
+}
+
+#[test]
+fn banqi_expert_evaluation_counts_the_unseen_pool_by_colour() {
+    // One black Soldier face down is worth the same to red as one face up.
+    let down = banqi(". . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . ?p .\n. . . .\nK . . k");
+    let up = banqi(". . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . p .\n. . . .\nK . . k");
+    let (d, u) = (
+        evaluate_public(&down, Seat::First, None),
+        evaluate_public(&up, Seat::First, None),
+    );
+    assert!((d - u).abs() < 0.5, "face down {d}, face up {u}");
+}
+
+#[test]
+#[ignore = "prints the search's depth and speed; run with --ignored --nocapture"]
+fn banqi_expert_search_depth_at_100_ms() {
+    for rows in [
+        "?k ?p ?c ?r\n?g ?P ?G ?m\n?M ?C ?n ?R\n?N ?p ?p ?P\n?P ?p ?g ?P\n?m ?n ?c ?p\n?P ?N ?R ?r\n?K ?G ?C ?M",
+        "?k . c ?r\n?g P ?G .\n. ?C n ?R\n?N . p ?P\nP ?p g .\n?m . ?c ?p\n. N R ?r\n?K ?G . M",
+        ". . . k\n. . . .\n. g . .\n. . . .\n. . R .\n. G . .\n. . . .\nK . . .",
+    ] {
+        let g = banqi(rows);
+        let f = best_move(&g, Seat::First, Budget::Millis(100));
+        println!(
+            "depth {} nodes {} best {} score {:.2}",
+            f.depth, f.nodes, f.best, f.score
+        );
+    }
+}
+
+/// Two Banqi matches dealt the same except for two pieces on squares nobody has turned up,
+/// with the same flips and moves: the expert bot (through `choose_move`, as the server and
+/// the arena call it) must choose the same move in both.
+#[test]
+fn banqi_expert_choice_ignores_the_face_down_pieces() {
+    use salpakan_ai::{BotSpec, choose_move};
+    use salpakan_engine::banqi::Deal;
+    use salpakan_engine::{AnyMatch, Match, rng_from_seed};
+
+    let o = BanqiOptions::default();
+    let a_deal = Deal::random(&mut rng_from_seed(21));
+    let mut a = Match::<Banqi>::start(&o, a_deal.clone(), &mut rng_from_seed(22)).unwrap();
+    // Six flips of the first squares, then look for two unflipped squares with different
+    // pieces to swap.
+    let flips = ["a1", "b1", "c1", "d1", "a2", "b2"];
+    let mut pieces = Deal::sorted_pieces();
+    for sq in salpakan_engine::banqi::Square::all() {
+        pieces[sq.index()] = a_deal.at(sq);
+    }
+    let (x, y) = (30, 31);
+    assert_ne!(pieces[x], pieces[y], "the test deal swaps two different pieces");
+    pieces.swap(x, y);
+    let mut b =
+        Match::<Banqi>::start(&o, Deal::new(pieces).unwrap(), &mut rng_from_seed(23)).unwrap();
+    for f in flips {
+        if a.game().outcome().is_some() {
+            break;
+        }
+        a.play(mv(f)).unwrap();
+        b.play(mv(f)).unwrap();
+    }
+    let (a, b) = (AnyMatch::from(a), AnyMatch::from(b));
+    let seat = a.to_move().unwrap();
+    for s in ["expert:iters=20000", "expert:iters=3000,seed=4"] {
+        let bot: BotSpec = s.parse().unwrap();
+        assert_eq!(
+            choose_move(&bot, &a, seat, 9).unwrap(),
+            choose_move(&bot, &b, seat, 9).unwrap(),
+            "{s} changed its move when only face-down pieces changed"
+        );
+    }
+}

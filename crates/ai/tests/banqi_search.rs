@@ -129,7 +129,10 @@ fn banqi_expert_choice_ignores_the_face_down_pieces() {
         pieces[sq.index()] = a_deal.at(sq);
     }
     let (x, y) = (30, 31);
-    assert_ne!(pieces[x], pieces[y], "the test deal swaps two different pieces");
+    assert_ne!(
+        pieces[x], pieces[y],
+        "the test deal swaps two different pieces"
+    );
     pieces.swap(x, y);
     let mut b =
         Match::<Banqi>::start(&o, Deal::new(pieces).unwrap(), &mut rng_from_seed(23)).unwrap();
@@ -150,4 +153,49 @@ fn banqi_expert_choice_ignores_the_face_down_pieces() {
             "{s} changed its move when only face-down pieces changed"
         );
     }
+}
+
+#[test]
+fn banqi_winning_side_closes_in_on_the_last_enemy_piece() {
+    // Red, far ahead, against a lone black Advisor: an Advisor on the other side of the
+    // board, or next to it. The Advisors take each other, so the pressure term (safe
+    // captures only) is the same in both; the hunt is not.
+    let far = banqi("g . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . G");
+    let near = banqi("g . . .\n. G . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . .");
+    let e = |g: &Banqi| evaluate_public(g, Seat::First, Some(50));
+    assert!(e(&near) > e(&far), "near {} far {}", e(&near), e(&far));
+    // A cornered Advisor (fewer squares to flee to) counts for the hunter too.
+    let open = banqi(". . . .\n. g . .\n. . . .\n. G . .\n. . . .\n. . . .\n. . . .\nM . . .");
+    let corner = banqi("g . . .\n. . . .\nG . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . .");
+    assert!(
+        e(&corner) > e(&open),
+        "corner {} open {}",
+        e(&corner),
+        e(&open)
+    );
+}
+
+#[test]
+fn banqi_a_won_position_counts_less_as_the_quiet_draw_nears() {
+    let fresh = banqi("g . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . G");
+    // The same position after 44 quiet plies (the red Elephant and the black Advisor
+    // stepping back and forth).
+    let mut late = fresh.clone();
+    for i in 0..44 {
+        let m = ["a1-b1", "a8-b8", "b1-a1", "b8-a8"][i % 4];
+        late.play(mv(m)).unwrap();
+    }
+    assert_eq!(late.quiet_plies(), 44);
+    assert_eq!(late.to_move(), Some(Seat::First));
+    let f = evaluate_public(&fresh, Seat::First, Some(50));
+    let l = evaluate_public(&late, Seat::First, Some(50));
+    assert!(f > l && l > 0.0, "fresh {f:.3}, late {l:.3}");
+    // The losing side's view mirrors it: nearer the draw, it loses less.
+    let lf = evaluate_public(&fresh, Seat::Second, Some(50));
+    let ll = evaluate_public(&late, Seat::Second, Some(50));
+    assert!(ll > lf, "fresh {lf:.3}, late {ll:.3}");
+    // And the search prefers the capture that resets the count when one is there: with
+    // the black Advisor next to red's, red takes it at once.
+    let take = banqi(". . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\ng . . .\nG M . .");
+    assert_eq!(search(&take, 20_000).best, mv("a1-a2"));
 }

@@ -1,8 +1,7 @@
 //! The `expert` bot's belief and evaluation rules (`docs/ai.md`), each pinned by a test.
 
-use salpakan_ai::games::{banqi as bq, banqi_expert as bx, stratego as st, stratego_expert as sx};
+use salpakan_ai::games::{stratego as st, stratego_expert as sx};
 use salpakan_ai::{AiGame, Knowledge};
-use salpakan_engine::banqi::{Banqi, BanqiOptions, Color};
 use salpakan_engine::stratego::{
     Army, Move, Piece, Setup, Setups, Square, Stratego, StrategoOptions,
 };
@@ -206,67 +205,4 @@ fn a_piece_the_enemy_can_take_next_is_as_good_as_lost() {
         expert < plain - 0.01,
         "the expert evaluation does not see the Scout as lost ({expert:.3} vs {plain:.3})"
     );
-}
-
-fn banqi(rows: &str) -> Banqi {
-    Banqi::from_diagram(&BanqiOptions::default(), rows, Color::Red, Seat::First).unwrap()
-}
-
-fn ctx(quiet: u32, g: &Banqi) -> bx::Context {
-    let mut pieces = 0;
-    let mut face_down = 0;
-    for sq in salpakan_engine::banqi::Square::all() {
-        if let Some((_, down)) = g.at(sq) {
-            pieces += 1;
-            face_down += u32::from(down);
-        }
-    }
-    bx::Context {
-        quiet,
-        ply: g.ply(),
-        limit: Some(50),
-        pieces,
-        face_down,
-    }
-}
-
-#[test]
-fn banqi_winning_side_closes_in_on_the_last_enemy_piece() {
-    // Red, far ahead, against a lone black Advisor: an Advisor on the other side of the
-    // board, or next to it. The Advisors take each other, so the plain search evaluation's
-    // pressure (safe captures only) is the same in both; the hunt is not.
-    let far = banqi("g . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . G");
-    let near = banqi("g . . .\n. G . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . .");
-    assert!(
-        (bq::search_evaluate(&far, Seat::First) - bq::search_evaluate(&near, Seat::First)).abs()
-            < 1e-9
-    );
-    let (cf, cn) = (ctx(0, &far), ctx(0, &near));
-    assert!(bx::evaluate(&near, Seat::First, &cn) > bx::evaluate(&far, Seat::First, &cf));
-    // A cornered Advisor (fewer squares to flee to) counts for the hunter too.
-    let open = banqi(". . . .\n. g . .\n. . . .\n. G . .\n. . . .\n. . . .\n. . . .\nM . . .");
-    let corner = banqi("g . . .\n. . . .\nG . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . .");
-    assert!(
-        bx::evaluate(&corner, Seat::First, &ctx(0, &corner))
-            > bx::evaluate(&open, Seat::First, &ctx(0, &open))
-    );
-}
-
-#[test]
-fn banqi_a_won_position_counts_less_as_the_quiet_draw_nears() {
-    let g = banqi("g . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . G");
-    let fresh = bx::evaluate(&g, Seat::First, &ctx(0, &g));
-    let late = bx::evaluate(&g, Seat::First, &ctx(45, &g));
-    assert!(
-        fresh > late && late > 0.5,
-        "fresh {fresh:.3}, late {late:.3}"
-    );
-    // And the losing side's view mirrors it: nearer the draw, it loses less.
-    let lose_fresh = bx::evaluate(&g, Seat::Second, &ctx(0, &g));
-    let lose_late = bx::evaluate(&g, Seat::Second, &ctx(45, &g));
-    assert!(lose_late > lose_fresh);
-    // A capture since the root resets the count.
-    let mut c = ctx(45, &g);
-    c.pieces += 1;
-    assert_eq!(bx::quiet_at(&g, &c), 0);
 }

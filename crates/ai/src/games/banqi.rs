@@ -308,14 +308,13 @@ impl AiGame for Banqi {
         playout_move(g, rng)
     }
 
-    type ExpertContext = super::banqi_expert::Context;
+    /// The expert is its own search (`expert_search`), which needs no context.
+    type ExpertContext = ();
 
-    fn expert_context(k: &Knowledge<Self>, pool: &[Self]) -> Self::ExpertContext {
-        super::banqi_expert::context(k, pool)
-    }
+    fn expert_context(_k: &Knowledge<Self>, _pool: &[Self]) {}
 
-    fn expert_evaluate(g: &Self, seat: Seat, ctx: &Self::ExpertContext) -> f64 {
-        super::banqi_expert::evaluate(g, seat, ctx)
+    fn expert_evaluate(g: &Self, seat: Seat, _ctx: &Self::ExpertContext) -> f64 {
+        super::banqi_search::leaf_value(g, seat)
     }
 
     fn expert_search(

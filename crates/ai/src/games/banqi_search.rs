@@ -11,13 +11,15 @@
 
 use std::time::{Duration, Instant};
 
-use salpakan_engine::banqi::{Banqi, Move, Piece, Square};
+use salpakan_engine::banqi::{Banqi, Kind, Move, Piece, Square};
 use salpakan_engine::{Game, GameRng, Outcome, Seat};
 
 use super::banqi::{determinize, pressure, value};
-use super::banqi_expert::{ENDGAME_PIECES, hunt};
 use crate::Knowledge;
 use crate::mcts::{Budget, MctsParams, SearchResult};
+
+/// At most this many enemy pieces left (face up or down) and the hunt is on.
+pub const ENDGAME_PIECES: u32 = 4;
 
 /// A won game's value (less the plies to reach it, so that the quicker win is preferred).
 const WIN: f64 = 10_000.0;
@@ -421,6 +423,34 @@ impl Searcher {
     }
 }
 
+/// The value the search gives a position at its leaves, for `seat`, as a chance of winning
+/// (0 to 1): the capture search from `g` on [`evaluate_public`] (a won or lost game is 1 or
+/// 0). The analysis for players reads it (`AiGame::expert_evaluate`).
+#[must_use]
+pub fn leaf_value(g: &Banqi, seat: Seat) -> f64 {
+    let mut s = Searcher {
+        me: seat,
+        nodes: 0,
+        max_nodes: 100_000,
+        deadline: None,
+        stopped: false,
+        limit: g.options().max_quiet_plies.filter(|&l| l > 0),
+        bufs: Vec::new(),
+        table: Vec::new(),
+    };
+    if let Some(o) = g.outcome() {
+        return o.score(seat);
+    }
+    let v = s.captures(g, -INF, INF, 0, 0);
+    if s.stopped {
+        squash_points(evaluate_public(g, seat, s.limit))
+    } else if v.abs() > WIN / 2.0 {
+        if v > 0.0 { 1.0 } else { 0.0 }
+    } else {
+        squash_points(v)
+    }
+}
+
 /// The search's evaluation for `seat`, in points (a Soldier is 1), reading only what both
 /// players see: material (face-up pieces, plus the unseen pool, whose colours are known);
 /// pressure on enemy pieces a piece can take safely, weighted up for the side ahead; the
@@ -460,4 +490,49 @@ pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
         x *= 1.0 - q * q;
     }
     x
+}
+
+fn dist(a: Square, b: Square) -> u32 {
+    u32::from(a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank()))
+}
+
+/// The hunt for `colour` (0 red, 1 black) against the other colour's last pieces, averaged
+/// over the enemy's face-up pieces: 0.06 for each square by which the nearest of our
+/// face-up pieces that takes it by a step is closer than 10, and 0.04 for each of its four
+/// neighbours that is not an empty square it could flee to.
+fn hunt(g: &Banqi, colour: usize) -> f64 {
+    let o = g.options();
+    let mut ours: Vec<(Square, Kind)> = Vec::new();
+    let mut theirs: Vec<(Square, Kind)> = Vec::new();
+    for s in Square::all() {
+        if let Some((p, false)) = g.at(s) {
+            if p.color as usize == colour {
+                ours.push((s, p.kind));
+            } else {
+                theirs.push((s, p.kind));
+            }
+        }
+    }
+    if theirs.is_empty() {
+        return 0.0;
+    }
+    let mut x = 0.0;
+    for &(t, v) in &theirs {
+        let nearest = ours
+            .iter()
+            .filter(|&&(_, a)| a != Kind::Cannon && o.takes_by_step(a, v))
+            .map(|&(s, _)| dist(s, t))
+            .min();
+        if let Some(d) = nearest {
+            x += 0.06 * f64::from(10u32.saturating_sub(d));
+        }
+        let (f, r) = (t.file() as i8, t.rank() as i8);
+        let free = [(0i8, 1i8), (0, -1), (1, 0), (-1, 0)]
+            .into_iter()
+            .filter_map(|(df, dr)| Square::new((f + df) as u8, (r + dr) as u8))
+            .filter(|&s| g.at(s).is_none())
+            .count();
+        x += 0.04 * (4 - free) as f64;
+    }
+    x / theirs.len() as f64
 }

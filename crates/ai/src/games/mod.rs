@@ -1,7 +1,6 @@
 //! What the bots need of each game: the belief, determinization, chance, evaluation.
 
 pub mod banqi;
-pub mod banqi_expert;
 pub mod banqi_search;
 pub mod generals;
 pub mod stratego;

@@ -198,13 +198,19 @@ fn walk<G: AiGame>(m: &Match<G>, seat: Seat, budget: &AnalysisBudget, seed: u64)
     }
 }
 
-/// The expert's mean leaf evaluation for the seat over `samples` determinizations.
+/// The expert's mean leaf evaluation for the seat over `samples` determinizations (one,
+/// when the evaluation reads nothing hidden: every sample would give the same value).
 fn win_probability<G: AiGame>(
     k: &Knowledge<G>,
     belief: &G::Belief,
     samples: u32,
     rng: &mut GameRng,
 ) -> f64 {
+    let samples = if G::EXPERT_EVALUATION_IS_PUBLIC {
+        1
+    } else {
+        samples
+    };
     let pool: Vec<G> = (0..samples)
         .map(|_| G::determinize(k, belief, rng))
         .collect();

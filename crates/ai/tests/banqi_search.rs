@@ -1,7 +1,9 @@
 //! The Banqi `expert` search (`salpakan_ai::games::banqi_search`): expectiminimax with
 //! alpha-beta over the public position.
 
-use salpakan_ai::games::banqi_search::{Found, best_move, evaluate_public};
+use salpakan_ai::games::banqi_search::{
+    Found, best_move, best_move_to_depth, evaluate_public, leaf_value,
+};
 use salpakan_ai::mcts::Budget;
 use salpakan_engine::banqi::{Banqi, BanqiOptions, Color, Move};
 use salpakan_engine::{Game, Seat};
@@ -69,6 +71,24 @@ fn banqi_expert_search_reads_no_face_down_piece() {
     assert_eq!(a.unseen_pool(), b.unseen_pool());
     let (fa, fb) = (search(&a, 30_000), search(&b, 30_000));
     assert_eq!(format!("{fa:?}"), format!("{fb:?}"));
+}
+
+/// The analysis evaluates one determinization a ply in Banqi
+/// (`EXPERT_EVALUATION_IS_PUBLIC`): the leaf value must not depend on how the face-down
+/// pieces lie.
+#[test]
+fn banqi_expert_leaf_value_reads_no_face_down_piece() {
+    use salpakan_ai::AiGame;
+    assert!(Banqi::EXPERT_EVALUATION_IS_PUBLIC);
+    let a = banqi("?k ?p . .\n?g . . .\n. . . .\n. n . .\n. R . .\n. . . .\n. . . ?P\n. . . K");
+    let b = banqi("?P ?g . .\n?p . . .\n. . . .\n. n . .\n. R . .\n. . . .\n. . . ?k\n. . . K");
+    for seat in Seat::BOTH {
+        let (va, vb) = (leaf_value(&a, seat), leaf_value(&b, seat));
+        assert_eq!(va.to_bits(), vb.to_bits(), "{seat:?}: {va} vs {vb}");
+    }
+    // Red to move takes the Horse: the value counts it, unlike with the Horse out of reach.
+    let out = banqi("?k ?p . .\n?g . . .\nn . . .\n. . . .\n. R . .\n. . . .\n. . . ?P\n. . . K");
+    assert!(leaf_value(&a, Seat::First) > leaf_value(&out, Seat::First) + 0.05);
 }
 
 #[test]
@@ -198,4 +218,86 @@ fn banqi_a_won_position_counts_less_as_the_quiet_draw_nears() {
     // the black Advisor next to red's, red takes it at once.
     let take = banqi(". . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\ng . . .\nG M . .");
     assert_eq!(search(&take, 20_000).best, mv("a1-a2"));
+}
+
+/// Replays a record (`RECORD`) to a ply (`PLY`) and prints what the expert searches there.
+#[test]
+#[ignore = "a tool for reading lost games: RECORD=path PLY=n, with --ignored --nocapture"]
+fn banqi_expert_search_at_a_recorded_ply() {
+    use salpakan_engine::Match;
+    use salpakan_engine::record::Record;
+    let (Ok(path), Ok(ply)) = (std::env::var("RECORD"), std::env::var("PLY")) else {
+        return;
+    };
+    let record = Record::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let m = Match::<Banqi>::replay(&record).unwrap();
+    let m = m.rewound(ply.parse().unwrap()).unwrap();
+    let g = m.game();
+    let seat = g.to_move().unwrap();
+    for rank in (0..8).rev() {
+        let row: Vec<String> = (0..4)
+            .map(|file| {
+                let sq = salpakan_engine::banqi::Square::new(file, rank).unwrap();
+                match g.at(sq) {
+                    None => ".".into(),
+                    Some((_, true)) => "#".into(),
+                    Some((p, false)) => p.to_string(),
+                }
+            })
+            .collect();
+        println!("  {}", row.join(" "));
+    }
+    println!("{seat:?} to move, quiet {}", g.quiet_plies());
+    for ms in [100, 1000] {
+        let f = best_move(g, seat, Budget::Millis(ms));
+        println!(
+            "{ms} ms: depth {} nodes {} best {} score {:.2}",
+            f.depth, f.nodes, f.best, f.score
+        );
+        for (mv, v) in f.root.iter().take(8) {
+            println!("  {mv} {v:.2}");
+        }
+    }
+}
+
+/// Searches positions taken from records (every record in `RECORDS`, at plies 20, 50 and
+/// 80) with a fixed budget and prints the mean depth reached: a deterministic measure of
+/// the search's efficiency, for comparing changes.
+#[test]
+#[ignore = "a tool for measuring the search: RECORDS=dir, with --ignored --nocapture"]
+fn banqi_expert_depth_on_recorded_positions() {
+    use salpakan_engine::Match;
+    use salpakan_engine::record::Record;
+    let Ok(dir) = std::env::var("RECORDS") else {
+        return;
+    };
+    let nodes: u64 = std::env::var("NODES").map_or(200_000, |n| n.parse().unwrap());
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    let (mut n, mut depth, mut total) = (0u32, 0i64, 0u64);
+    for path in paths {
+        let record = Record::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let m = Match::<Banqi>::replay(&record).unwrap();
+        for ply in [20, 50, 80] {
+            let Some(r) = m.rewound(ply) else { continue };
+            let Some(seat) = r.game().to_move() else {
+                continue;
+            };
+            if ply > m.moves().len() {
+                continue;
+            }
+            let f = best_move(r.game(), seat, Budget::Iterations(nodes));
+            n += 1;
+            depth += i64::from(f.depth);
+            let to5 = best_move_to_depth(r.game(), seat, Budget::Iterations(u64::MAX), 5);
+            total += to5.nodes;
+        }
+    }
+    println!(
+        "{n} positions, mean depth {:.2} at {nodes} nodes; {total} nodes to depth 5 in all",
+        depth as f64 / f64::from(n)
+    );
 }

@@ -279,6 +279,7 @@ impl AiGame for Banqi {
         hidden_marginals(k)
     }
     const ROLLOUT_DEPTH: u32 = 4;
+    const EXPERT_EVALUATION_IS_PUBLIC: bool = true;
 
     fn view_move(view: &BanqiView) -> Move {
         view.mv.parse().expect("a view's move parses")

@@ -81,6 +81,16 @@ fn squash_points(v: f64) -> f64 {
 /// If `seat` is not to move or has no legal move.
 #[must_use]
 pub fn best_move(g: &Banqi, seat: Seat, budget: Budget) -> Found {
+    best_move_to_depth(g, seat, budget, MAX_DEPTH)
+}
+
+/// [`best_move`], stopping after the iteration of depth `max_depth` at the latest (for
+/// measuring the search: the positions it takes to reach a depth).
+///
+/// # Panics
+/// If `seat` is not to move or has no legal move.
+#[must_use]
+pub fn best_move_to_depth(g: &Banqi, seat: Seat, budget: Budget, max_depth: i32) -> Found {
     assert_eq!(g.to_move(), Some(seat), "the seat searched is to move");
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
@@ -113,7 +123,7 @@ pub fn best_move(g: &Banqi, seat: Seat, budget: Budget) -> Found {
     if moves.len() == 1 {
         return found;
     }
-    for depth in 1..=MAX_DEPTH {
+    for depth in 1..=max_depth.min(MAX_DEPTH) {
         let mut alpha = -INF;
         let mut results: Vec<(Move, f64)> = Vec::with_capacity(moves.len());
         for &mv in &moves {

@@ -107,6 +107,11 @@ pub trait AiGame: Game {
     /// Rollout plies before the evaluation, by default.
     const ROLLOUT_DEPTH: u32;
 
+    /// Whether [`AiGame::expert_evaluate`] reads nothing a determinization invents (Banqi:
+    /// face-up pieces, the public pool and the quiet count only), so that one sample gives
+    /// the value every sample would (the analysis then evaluates one).
+    const EXPERT_EVALUATION_IS_PUBLIC: bool = false;
+
     /// The search's UCB exploration constant, by default (`c` overrides it).
     const EXPLORATION: f64 = 0.7;
 }

@@ -79,7 +79,7 @@ fn banqi_expert_search_reads_no_face_down_piece() {
 #[test]
 fn banqi_expert_leaf_value_reads_no_face_down_piece() {
     use salpakan_ai::AiGame;
-    assert!(Banqi::EXPERT_EVALUATION_IS_PUBLIC);
+    const { assert!(Banqi::EXPERT_EVALUATION_IS_PUBLIC) };
     let a = banqi("?k ?p . .\n?g . . .\n. . . .\n. n . .\n. R . .\n. . . .\n. . . ?P\n. . . K");
     let b = banqi("?P ?g . .\n?p . . .\n. . . .\n. n . .\n. R . .\n. . . .\n. . . ?k\n. . . K");
     for seat in Seat::BOTH {

@@ -115,7 +115,7 @@ enum Command {
         /// The protocol: ucc (Stratego) or ntu (Banqi).
         #[arg(long)]
         protocol: String,
-        /// The bot: random, greedy, mcts, or with parameters such as mcts:ms=500.
+        /// The bot: random, greedy, mcts, expert (the strongest), or with parameters such as expert:ms=500.
         #[arg(long, default_value = "mcts")]
         bot: String,
         /// Seed for the bot's setup and choices (default: random).
@@ -142,7 +142,7 @@ enum Command {
     Play {
         /// Which game: generals, stratego or banqi.
         game: String,
-        /// The bot: random, greedy, mcts, or with parameters such as mcts:ms=500.
+        /// The bot: random, greedy, mcts, expert (the strongest), or with parameters such as expert:ms=500.
         #[arg(long = "vs", default_value = "mcts", value_name = "BOT")]
         vs: String,
         /// Your seat: white or black (generals), red or blue (stratego), first or second

@@ -108,6 +108,15 @@ pub fn resolve_chance(g: &mut Banqi, mv: Move, rng: &mut GameRng) {
     }
 }
 
+/// The logit of the evaluations per point of material (a Soldier is 1 point): the search
+/// counts in points, [`evaluate`] in logits.
+pub(crate) const LOGIT_PER_POINT: f64 = 0.35;
+
+/// The distance between two squares in single steps (files plus ranks).
+pub(crate) fn dist(a: Square, b: Square) -> u32 {
+    u32::from(a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank()))
+}
+
 pub(crate) fn value(k: Kind) -> f64 {
     match k {
         Kind::General => 6.0,
@@ -140,7 +149,7 @@ pub fn evaluate(g: &Banqi, seat: Seat) -> f64 {
     }
     let me = mine as usize;
     let them = 1 - me;
-    let mut score = (material[me] - material[them]) * 0.35;
+    let mut score = (material[me] - material[them]) * LOGIT_PER_POINT;
     // The side to move may take its best capture now.
     if let Some(mover) = g.to_move() {
         let mut moves = Vec::new();
@@ -156,7 +165,7 @@ pub fn evaluate(g: &Banqi, seat: Seat) -> f64 {
             })
             .fold(0.0f64, f64::max);
         let sign = if mover == seat { 1.0 } else { -1.0 };
-        score += sign * best * 0.35 * 0.7;
+        score += sign * best * LOGIT_PER_POINT * 0.7;
     }
     if count[me] + count[them] > 0 {
         score += (f64::from(count[me]) - f64::from(count[them])) * 0.05;
@@ -230,9 +239,7 @@ pub(crate) fn pressure(g: &Banqi, colour: usize) -> f64 {
         let mut best = 0.0f64;
         for &(t, v) in up[1 - colour] {
             if takes[a as usize][v as usize] && !takes[v as usize][a as usize] {
-                let d = (i16::from(s.file()) - i16::from(t.file())).abs()
-                    + (i16::from(s.rank()) - i16::from(t.rank())).abs();
-                best = best.max(value(v) / f64::from(1 + d));
+                best = best.max(value(v) / f64::from(1 + dist(s, t)));
             }
         }
         total += best;

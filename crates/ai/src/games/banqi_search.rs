@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use salpakan_engine::banqi::{Banqi, Kind, Move, Piece, Square};
 use salpakan_engine::{Game, GameRng, Outcome, Seat};
 
-use super::banqi::{determinize, pressure, value};
+use super::banqi::{LOGIT_PER_POINT, determinize, dist, pressure, value};
+use super::squash;
 use crate::Knowledge;
 use crate::mcts::{Budget, MctsParams, SearchResult};
 
@@ -71,7 +72,7 @@ pub fn search(k: &Knowledge<Banqi>, params: &MctsParams, rng: &mut GameRng) -> S
 
 /// A value in points as a chance of winning (0 to 1) for reports.
 fn squash_points(v: f64) -> f64 {
-    1.0 / (1.0 + (-0.35 * v.clamp(-100.0, 100.0)).exp())
+    squash(LOGIT_PER_POINT * v.clamp(-100.0, 100.0))
 }
 
 /// Searches `g` for `seat` (to move) within `budget`: with [`Budget::Iterations`], that many
@@ -95,23 +96,7 @@ pub fn best_move_to_depth(g: &Banqi, seat: Seat, budget: Budget, max_depth: i32)
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     assert!(!moves.is_empty(), "the seat has a legal move");
-    let start = Instant::now();
-    let mut s = Searcher {
-        me: seat,
-        nodes: 0,
-        max_nodes: match budget {
-            Budget::Iterations(n) => n.max(1),
-            Budget::Millis(_) => u64::MAX,
-        },
-        deadline: match budget {
-            Budget::Millis(ms) => Some(start + Duration::from_millis(ms.max(1))),
-            Budget::Iterations(_) => None,
-        },
-        stopped: false,
-        limit: g.options().max_quiet_plies.filter(|&l| l > 0),
-        bufs: Vec::new(),
-        table: vec![None; TABLE],
-    };
+    let mut s = Searcher::new(g, seat, budget, TABLE);
     order(g, &mut moves);
     let mut found = Found {
         best: moves[0],
@@ -239,6 +224,27 @@ fn order(g: &Banqi, moves: &mut [Move]) {
 }
 
 impl Searcher {
+    /// A searcher for `seat` on `g`'s options within `budget` (counted from now), with a
+    /// transposition table of `table` slots (0 for none: the capture search uses none).
+    fn new(g: &Banqi, seat: Seat, budget: Budget, table: usize) -> Searcher {
+        Searcher {
+            me: seat,
+            nodes: 0,
+            max_nodes: match budget {
+                Budget::Iterations(n) => n.max(1),
+                Budget::Millis(_) => u64::MAX,
+            },
+            deadline: match budget {
+                Budget::Millis(ms) => Some(Instant::now() + Duration::from_millis(ms.max(1))),
+                Budget::Iterations(_) => None,
+            },
+            stopped: false,
+            limit: g.options().max_quiet_plies.filter(|&l| l > 0),
+            bufs: Vec::new(),
+            table: vec![None; table],
+        }
+    }
+
     fn spent(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.max_nodes {
@@ -438,16 +444,7 @@ impl Searcher {
 /// 0). The analysis for players reads it (`AiGame::expert_evaluate`).
 #[must_use]
 pub fn leaf_value(g: &Banqi, seat: Seat) -> f64 {
-    let mut s = Searcher {
-        me: seat,
-        nodes: 0,
-        max_nodes: 100_000,
-        deadline: None,
-        stopped: false,
-        limit: g.options().max_quiet_plies.filter(|&l| l > 0),
-        bufs: Vec::new(),
-        table: Vec::new(),
-    };
+    let mut s = Searcher::new(g, seat, Budget::Iterations(100_000), 0);
     if let Some(o) = g.outcome() {
         return o.score(seat);
     }
@@ -464,7 +461,7 @@ pub fn leaf_value(g: &Banqi, seat: Seat) -> f64 {
 /// The search's evaluation for `seat`, in points (a Soldier is 1), reading only what both
 /// players see: material (face-up pieces, plus the unseen pool, whose colours are known);
 /// pressure on enemy pieces a piece can take safely, weighted up for the side ahead; the
-/// hunt of the last enemy pieces when far ahead (`banqi_expert`); all shrunk towards the
+/// hunt of the last enemy pieces when far ahead; all shrunk towards the
 /// draw as the quiet-ply count nears its limit.
 #[must_use]
 pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
@@ -487,12 +484,12 @@ pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
         material[p.color as usize] += f64::from(n) * value(p.kind);
     }
     let lead = material[me] - material[1 - me];
-    // The pressure and hunt terms were tuned as logits (0.35 per point).
-    let weight = |l: f64| 0.04 * (1.0 + l.clamp(0.0, 6.0) / 2.0) / 0.35;
+    // The pressure and hunt terms were tuned as logits.
+    let weight = |l: f64| 0.04 * (1.0 + l.clamp(0.0, 6.0) / 2.0) / LOGIT_PER_POINT;
     let mut x = lead + weight(lead) * pressure(g, me) - weight(-lead) * pressure(g, 1 - me);
     for (c, sign) in [(me, 1.0), (1 - me, -1.0)] {
         if material[c] - material[1 - c] > 1.5 && left[1 - c] <= ENDGAME_PIECES {
-            x += sign * hunt(g, c) / 0.35;
+            x += sign * hunt(g, c) / LOGIT_PER_POINT;
         }
     }
     if let Some(limit) = limit {
@@ -500,10 +497,6 @@ pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
         x *= 1.0 - q * q;
     }
     x
-}
-
-fn dist(a: Square, b: Square) -> u32 {
-    u32::from(a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank()))
 }
 
 /// The hunt for `colour` (0 red, 1 black) against the other colour's last pieces, averaged

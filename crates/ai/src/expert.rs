@@ -18,6 +18,8 @@ struct Expert<G: AiGame> {
 }
 
 impl<G: AiGame> Hooks<G> for Expert<G> {
+    const INDEXED: bool = true;
+
     fn belief(&self, _k: &Knowledge<G>) -> G::Belief {
         self.belief.clone()
     }

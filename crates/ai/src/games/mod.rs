@@ -114,6 +114,15 @@ pub trait AiGame: Game {
 
     /// The search's UCB exploration constant, by default (`c` overrides it).
     const EXPLORATION: f64 = 0.7;
+
+    /// How many slots [`AiGame::move_slot`] numbers moves into.
+    const MOVE_SLOTS: usize;
+
+    /// A move's slot, below [`AiGame::MOVE_SLOTS`], so that the `expert` search finds a
+    /// move among a position's legal moves by a table look-up instead of a scan. Distinct
+    /// moves may share a slot (a Stratego move with a rescue shares its step's): the search
+    /// then falls back to comparing moves one by one for that position.
+    fn move_slot(m: &Self::Move) -> usize;
 }
 
 /// Plays `moves` on `g` (known legal: they were played in the real game).

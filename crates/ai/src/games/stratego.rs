@@ -5,6 +5,10 @@ use salpakan_engine::stratego::{
 };
 use salpakan_engine::{GameKind, GameRng, GameSpec, Seat, SeatSetup, rng_from_seed};
 
+/// Squares on the board.
+const SQUARES: usize =
+    salpakan_engine::stratego::FILES as usize * salpakan_engine::stratego::RANKS as usize;
+
 use super::{AiGame, replay, squash, terminal};
 use crate::belief::{Belief, Token};
 use crate::{AiError, Knowledge};
@@ -272,6 +276,12 @@ pub fn evaluate(g: &Stratego, seat: Seat) -> f64 {
 
 impl AiGame for Stratego {
     type Belief = Belief;
+
+    const MOVE_SLOTS: usize = SQUARES * SQUARES;
+
+    fn move_slot(m: &Move) -> usize {
+        m.from.index() * SQUARES + m.to.index()
+    }
 
     fn hidden_marginals(
         _k: &Knowledge<Self>,

@@ -447,3 +447,63 @@ fn select_indexed<G: AiGame>(
         Selected::Child(best)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use salpakan_engine::stratego::{Move, Piece, Rescue, Square, Stratego};
+
+    use super::{SlotIndex, ln};
+
+    fn step(from: (u8, u8), to: (u8, u8)) -> Move {
+        Move {
+            from: Square::new(from.0, from.1).unwrap(),
+            to: Square::new(to.0, to.1).unwrap(),
+            rescue: None,
+        }
+    }
+
+    #[test]
+    fn slot_index_finds_each_marked_move_and_no_other() {
+        let moves = [
+            step((0, 3), (0, 4)),
+            step((1, 3), (1, 4)),
+            step((0, 3), (1, 3)),
+        ];
+        let mut index = SlotIndex::new(<Stratego as crate::AiGame>::MOVE_SLOTS);
+        assert!(index.mark::<Stratego>(&moves));
+        for (i, m) in moves.iter().enumerate() {
+            let slot = <Stratego as crate::AiGame>::move_slot(m);
+            assert_eq!(index.find(m, slot, &moves), Some(i));
+        }
+        let other = step((5, 5), (5, 6));
+        let slot = <Stratego as crate::AiGame>::move_slot(&other);
+        assert_eq!(index.find(&other, slot, &moves), None);
+        // A new visit forgets the last one's moves.
+        assert!(index.mark::<Stratego>(&moves[..1]));
+        let slot = <Stratego as crate::AiGame>::move_slot(&moves[1]);
+        assert_eq!(index.find(&moves[1], slot, &moves[..1]), None);
+    }
+
+    #[test]
+    fn slot_index_refuses_moves_sharing_a_slot_so_the_search_compares_them() {
+        let plain = step((0, 8), (0, 9));
+        let rescue = Move {
+            rescue: Some(Rescue {
+                piece: Piece::Scout,
+                square: Square::new(4, 0).unwrap(),
+            }),
+            ..plain
+        };
+        let mut index = SlotIndex::new(<Stratego as crate::AiGame>::MOVE_SLOTS);
+        assert!(!index.mark::<Stratego>(&[plain, rescue]));
+        // The same move twice (never from the engine) is refused as well.
+        assert!(!index.mark::<Stratego>(&[plain, plain]));
+    }
+
+    #[test]
+    fn ln_table_gives_the_values_of_f64_ln() {
+        for n in [1u32, 2, 3, 1000, 65_535, 65_536, 1 << 20] {
+            assert_eq!(ln(n).to_bits(), f64::from(n).ln().to_bits(), "{n}");
+        }
+    }
+}

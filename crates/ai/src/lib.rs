@@ -121,7 +121,8 @@ pub fn choose_move(
 
 /// A bot-made setup for `seat` (Generals, Stratego), checked against `game`'s options.
 /// Built-in bots use a setup policy with variety (not uniformly random); external specs get
-/// the same policy.
+/// the same policy; in Generals the `expert` bot has its own (the Flag flanked by Spies or
+/// the Five-star General and a Spy).
 ///
 /// # Errors
 /// A game without setups (Banqi is dealt).
@@ -133,7 +134,10 @@ pub fn choose_setup(
 ) -> Result<SeatSetup, AiError> {
     let seed = bots::mix_seed(spec, seed);
     match game {
-        GameSpec::Generals(o) => games::generals::seat_setup(game, o, seat, seed),
+        GameSpec::Generals(o) => {
+            let expert = *spec.kind() == BotKind::Expert;
+            games::generals::seat_setup(game, o, seat, seed, expert)
+        }
         GameSpec::Stratego(o) => games::stratego::seat_setup(game, o, seat, seed),
         GameSpec::Banqi(_) => Err(AiError::Setup(
             "banqi has no setups: the pieces are dealt".into(),

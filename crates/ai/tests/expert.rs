@@ -206,3 +206,72 @@ fn a_piece_the_enemy_can_take_next_is_as_good_as_lost() {
         "the expert evaluation does not see the Scout as lost ({expert:.3} vs {plain:.3})"
     );
 }
+
+#[test]
+fn generals_expert_flanks_its_flag_with_spies_or_the_five_star_general_and_a_spy() {
+    use salpakan_engine::generals::{GeneralsOptions, Piece as G};
+    let options = GeneralsOptions::default();
+    let (mut two_spies, mut five_star) = (0, 0);
+    for seed in 0..60u64 {
+        for seat in Seat::BOTH {
+            let setup = salpakan_ai::games::generals::expert_setup(
+                seat,
+                &options,
+                &mut rng_from_seed(seed),
+            );
+            let at = |sq| {
+                setup
+                    .placements()
+                    .iter()
+                    .find(|&&(s, _)| s == sq)
+                    .map(|&(_, p)| p)
+            };
+            let (flag, _) = *setup
+                .placements()
+                .iter()
+                .find(|&&(_, p)| p == G::Flag)
+                .unwrap();
+            let back = match seat {
+                Seat::First => 0,
+                Seat::Second => 7,
+            };
+            assert!(
+                flag.rank().abs_diff(back) <= 1,
+                "{seed} {seat:?}: the Flag on {flag}"
+            );
+            let beside: Vec<G> = setup
+                .placements()
+                .iter()
+                .filter(|&&(s, _)| s.rank() == flag.rank() && s.file().abs_diff(flag.file()) == 1)
+                .map(|&(_, p)| p)
+                .collect();
+            assert!(
+                beside.iter().all(|&p| p == G::Spy || p == G::FiveStar) && beside.contains(&G::Spy)
+                    || beside.len() == 1 && flag.file() % 8 == 0,
+                "{seed} {seat:?}: beside the Flag {beside:?}"
+            );
+            if beside.len() == 2 {
+                if beside == [G::Spy, G::Spy] {
+                    two_spies += 1;
+                } else {
+                    five_star += 1;
+                }
+                let front = salpakan_engine::generals::Square::new(
+                    flag.file(),
+                    if seat == Seat::First {
+                        flag.rank() + 1
+                    } else {
+                        flag.rank() - 1
+                    },
+                )
+                .unwrap();
+                assert_eq!(at(front), Some(G::FourStar), "{seed} {seat:?}");
+            }
+        }
+    }
+    // Both formations are used.
+    assert!(
+        two_spies >= 20 && five_star >= 20,
+        "{two_spies} {five_star}"
+    );
+}

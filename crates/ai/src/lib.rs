@@ -121,8 +121,7 @@ pub fn choose_move(
 
 /// A bot-made setup for `seat` (Generals, Stratego), checked against `game`'s options.
 /// Built-in bots use a setup policy with variety (not uniformly random); external specs get
-/// the same policy; in Generals the `expert` bot has its own (the Flag flanked by Spies or
-/// the Five-star General and a Spy).
+/// the same policy.
 ///
 /// # Errors
 /// A game without setups (Banqi is dealt).
@@ -134,10 +133,7 @@ pub fn choose_setup(
 ) -> Result<SeatSetup, AiError> {
     let seed = bots::mix_seed(spec, seed);
     match game {
-        GameSpec::Generals(o) => {
-            let expert = *spec.kind() == BotKind::Expert;
-            games::generals::seat_setup(game, o, seat, seed, expert)
-        }
+        GameSpec::Generals(o) => games::generals::seat_setup(game, o, seat, seed),
         GameSpec::Stratego(o) => games::stratego::seat_setup(game, o, seat, seed),
         GameSpec::Banqi(_) => Err(AiError::Setup(
             "banqi has no setups: the pieces are dealt".into(),

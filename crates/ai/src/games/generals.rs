@@ -525,58 +525,47 @@ pub fn root_moves(k: &Knowledge<Generals>, pool: &[Generals], legal: &[Move]) ->
         .collect()
 }
 
-/// A square drawn from `free` with weights `w` (removed from `free`).
-fn take(free: &mut Vec<Square>, rng: &mut GameRng, w: &dyn Fn(Square) -> f64) -> Square {
-    let total: f64 = free.iter().map(|&s| w(s)).sum();
-    let mut r = rng.random::<f64>() * total;
-    let mut idx = free.len() - 1;
-    for (i, &s) in free.iter().enumerate() {
-        if r < w(s) {
-            idx = i;
-            break;
-        }
-        r -= w(s);
-    }
-    free.swap_remove(idx)
-}
-
-/// The squares of `seat`'s setup area.
-fn setup_area(seat: Seat) -> Vec<Square> {
-    Square::all()
-        .filter(|&s| match seat {
-            Seat::First => s.rank() < 3,
-            Seat::Second => s.rank() >= RANKS - 3,
-        })
-        .collect()
-}
-
-/// The Flag's square, drawn with weights by rank (back, middle, front), the edge files
-/// half as likely.
-fn flag_square(seat: Seat, free: &mut Vec<Square>, rng: &mut GameRng, by_rank: [f64; 3]) -> Square {
-    take(free, rng, &|s| {
-        let edge = if s.file() == 0 || s.file() == FILES - 1 {
-            0.5
-        } else {
-            1.0
-        };
-        by_rank[depth(seat, s) as usize] * edge
-    })
-}
-
 /// A setup with variety: the Flag on the back rank (sometimes the middle), guarded by a
 /// strong piece and a Spy nearby, Privates and lower officers towards the front, the other
 /// officers spread over the board.
 #[must_use]
 pub fn setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup {
-    let mut free = setup_area(seat);
-    let flag = flag_square(seat, &mut free, rng, [6.0, 1.5, 0.2]);
-    let mut pieces = options.army.pieces();
+    let army = &options.army;
+    let mut free: Vec<Square> = Square::all()
+        .filter(|&s| match seat {
+            Seat::First => s.rank() < 3,
+            Seat::Second => s.rank() >= RANKS - 3,
+        })
+        .collect();
+    let mut placements = Vec::new();
+    let mut pieces = army.pieces();
+    let take = |free: &mut Vec<Square>, rng: &mut GameRng, w: &dyn Fn(Square) -> f64| {
+        let total: f64 = free.iter().map(|&s| w(s)).sum();
+        let mut r = rng.random::<f64>() * total;
+        let mut idx = free.len() - 1;
+        for (i, &s) in free.iter().enumerate() {
+            if r < w(s) {
+                idx = i;
+                break;
+            }
+            r -= w(s);
+        }
+        free.swap_remove(idx)
+    };
+    let flag = take(&mut free, rng, &|s| {
+        let edge = if s.file() == 0 || s.file() == FILES - 1 {
+            0.5
+        } else {
+            1.0
+        };
+        [6.0, 1.5, 0.2][depth(seat, s) as usize] * edge
+    });
+    placements.push((flag, Piece::Flag));
     pieces.retain(|&p| p != Piece::Flag);
     let near = move |s: Square| {
         (i16::from(s.file()) - i16::from(flag.file())).abs()
             + (i16::from(s.rank()) - i16::from(flag.rank())).abs()
     };
-    let mut placements = vec![(flag, Piece::Flag)];
     // Order: a guard and a Spy near the Flag, then the rest by preference.
     let order = [
         Piece::Spy,
@@ -600,83 +589,18 @@ pub fn setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup 
             placements.push((s, p));
         }
     }
-    place_the_rest(seat, flag, &mut free, pieces, &mut placements, rng);
-    Setup::new(seat, &options.army, &placements).expect("a placement of the army is valid")
-}
-
-/// Places `pieces` on `free` squares: Privates towards the front, the others spread, a little
-/// likelier within two squares of the Flag.
-fn place_the_rest(
-    seat: Seat,
-    flag: Square,
-    free: &mut Vec<Square>,
-    mut pieces: Vec<Piece>,
-    placements: &mut Vec<(Square, Piece)>,
-    rng: &mut GameRng,
-) {
-    let near = move |s: Square| {
-        (i16::from(s.file()) - i16::from(flag.file())).abs()
-            + (i16::from(s.rank()) - i16::from(flag.rank())).abs()
-    };
     pieces.sort_by_key(|&p| std::cmp::Reverse(p as u8));
     for p in pieces {
-        let s = take(free, rng, &|s| match p {
+        let s = take(&mut free, rng, &|s| match p {
             Piece::Private => [0.7, 1.0, 1.8][depth(seat, s) as usize],
             _ => 1.0 + if near(s) <= 2 { 0.5 } else { 0.0 },
         });
         placements.push((s, p));
     }
+    Setup::new(seat, army, &placements).expect("a placement of the army is valid")
 }
 
-/// The `expert` bot's setup, the formation players' guides recommend: the Flag on the back
-/// rank (one time in eight on the middle rank), flanked on its rank by the two Spies or by
-/// the Five-star General and a Spy (an intruding officer that takes a piece beside the Flag
-/// meets a Spy first, and only a Private beats a Spy), a Four-star General in front of it;
-/// the rest as in [`setup`]. An army without those pieces gets what it has.
-#[must_use]
-pub fn expert_setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup {
-    let mut free = setup_area(seat);
-    let flag = flag_square(seat, &mut free, rng, [7.0, 1.0, 0.0]);
-    let mut pieces = options.army.pieces();
-    pieces.retain(|&p| p != Piece::Flag);
-    let mut placements = vec![(flag, Piece::Flag)];
-    let forward: i16 = match seat {
-        Seat::First => 1,
-        Seat::Second => -1,
-    };
-    let at = |df: i16, dr: i16| {
-        Square::new(
-            u8::try_from(i16::from(flag.file()) + df).ok()?,
-            u8::try_from(i16::from(flag.rank()) + dr).ok()?,
-        )
-    };
-    let mut flanks: Vec<Square> = [at(-1, 0), at(1, 0)].into_iter().flatten().collect();
-    if rng.random::<bool>() {
-        flanks.reverse();
-    }
-    let guards = if rng.random::<f64>() < 0.5 {
-        [Piece::Spy, Piece::Spy, Piece::FourStar]
-    } else {
-        [Piece::FiveStar, Piece::Spy, Piece::FourStar]
-    };
-    let spots = flanks.into_iter().chain(at(0, forward));
-    for (s, p) in spots.zip(guards) {
-        let (Some(i), Some(j)) = (
-            free.iter().position(|&f| f == s),
-            pieces.iter().position(|&q| q == p),
-        ) else {
-            continue;
-        };
-        free.swap_remove(i);
-        pieces.swap_remove(j);
-        placements.push((s, p));
-    }
-    place_the_rest(seat, flag, &mut free, pieces, &mut placements, rng);
-    Setup::new(seat, &options.army, &placements).expect("a placement of the army is valid")
-}
-
-/// [`setup`] (or, for the `expert` bot, [`expert_setup`]) drawn from `seed`, as the
-/// engine's checked setup for the facade.
+/// [`setup`] drawn from `seed`, as the engine's checked setup for the facade.
 ///
 /// # Errors
 /// Never for a setup of these options; kept fallible as the engine checks it again.
@@ -685,13 +609,7 @@ pub fn seat_setup(
     options: &GeneralsOptions,
     seat: Seat,
     seed: u64,
-    expert: bool,
 ) -> Result<SeatSetup, AiError> {
-    let rng = &mut rng_from_seed(seed);
-    let s = if expert {
-        expert_setup(seat, options, rng)
-    } else {
-        setup(seat, options, rng)
-    };
+    let s = setup(seat, options, &mut rng_from_seed(seed));
     SeatSetup::from_text(spec, seat, &s.text()).map_err(|e| AiError::Setup(e.to_string()))
 }

@@ -20,7 +20,7 @@ pub struct Square<const FILES: u8, const RANKS: u8>(pub(crate) u8);
 
 impl<const FILES: u8, const RANKS: u8> Square<FILES, RANKS> {
     /// How many squares the board has.
-    pub(crate) const COUNT: usize = FILES as usize * RANKS as usize;
+    pub const COUNT: usize = FILES as usize * RANKS as usize;
 
     /// The square at zero-based `file` (0 = a) and `rank` (0 = rank 1), if on the board.
     #[must_use]

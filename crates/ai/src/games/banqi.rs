@@ -5,10 +5,6 @@ use rand::seq::SliceRandom;
 use salpakan_engine::banqi::{Action, Banqi, BanqiView, Deal, Kind, Move, Piece, Square};
 use salpakan_engine::{Game, GameRng, Seat};
 
-/// Squares on the board.
-const SQUARES: usize =
-    salpakan_engine::banqi::FILES as usize * salpakan_engine::banqi::RANKS as usize;
-
 use super::{AiGame, replay, squash, terminal};
 use crate::Knowledge;
 
@@ -281,13 +277,15 @@ pub fn search_evaluate(g: &Banqi, seat: Seat) -> f64 {
 impl AiGame for Banqi {
     type Belief = DealBelief;
 
-    const MOVE_SLOTS: usize = 1 + SQUARES + SQUARES * SQUARES;
+    const MOVE_SLOTS: usize = 1 + Square::COUNT + Square::COUNT * Square::COUNT;
 
     fn move_slot(m: &Move) -> usize {
         match *m {
             Move::EndChain => 0,
             Move::Flip(s) => 1 + s.index(),
-            Move::Step { from, to } => 1 + SQUARES + from.index() * SQUARES + to.index(),
+            Move::Step { from, to } => {
+                1 + Square::COUNT + from.index() * Square::COUNT + to.index()
+            }
         }
     }
 

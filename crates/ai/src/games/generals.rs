@@ -7,10 +7,6 @@ use salpakan_engine::generals::{
 };
 use salpakan_engine::{Game, GameKind, GameRng, GameSpec, Seat, SeatSetup, rng_from_seed};
 
-/// Squares on the board.
-const SQUARES: usize =
-    salpakan_engine::generals::FILES as usize * salpakan_engine::generals::RANKS as usize;
-
 use super::{AiGame, replay, squash, terminal};
 use crate::belief::{Belief, Token, mask};
 use crate::{AiError, Knowledge};
@@ -442,10 +438,10 @@ fn unstoppable(g: &Generals, side: Seat, f: Square, flag_moves: bool) -> bool {
 impl AiGame for Generals {
     type Belief = Belief;
 
-    const MOVE_SLOTS: usize = SQUARES * SQUARES;
+    const MOVE_SLOTS: usize = Square::COUNT * Square::COUNT;
 
     fn move_slot(m: &Move) -> usize {
-        m.from.index() * SQUARES + m.to.index()
+        m.from.index() * Square::COUNT + m.to.index()
     }
 
     fn hidden_marginals(

@@ -5,10 +5,6 @@ use salpakan_engine::stratego::{
 };
 use salpakan_engine::{GameKind, GameRng, GameSpec, Seat, SeatSetup, rng_from_seed};
 
-/// Squares on the board.
-const SQUARES: usize =
-    salpakan_engine::stratego::FILES as usize * salpakan_engine::stratego::RANKS as usize;
-
 use super::{AiGame, replay, squash, terminal};
 use crate::belief::{Belief, Token};
 use crate::{AiError, Knowledge};
@@ -277,10 +273,10 @@ pub fn evaluate(g: &Stratego, seat: Seat) -> f64 {
 impl AiGame for Stratego {
     type Belief = Belief;
 
-    const MOVE_SLOTS: usize = SQUARES * SQUARES;
+    const MOVE_SLOTS: usize = Square::COUNT * Square::COUNT;
 
     fn move_slot(m: &Move) -> usize {
-        m.from.index() * SQUARES + m.to.index()
+        m.from.index() * Square::COUNT + m.to.index()
     }
 
     fn hidden_marginals(

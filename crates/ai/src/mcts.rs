@@ -56,6 +56,20 @@ struct Node<M> {
     total: f64,
 }
 
+impl<M> Node<M> {
+    /// A node not yet visited: the root (no move) or the child playing `mv` by `mover`.
+    fn new(mv: Option<M>, mover: Seat) -> Self {
+        Node {
+            mv,
+            mover,
+            children: Vec::new(),
+            visits: 0,
+            avail: 0,
+            total: 0.0,
+        }
+    }
+}
+
 /// What a search asks of its game besides the rules: the belief, the root moves worth
 /// searching, the playout policy and the leaf evaluation. [`Reference`] is today's `mcts`
 /// (the [`AiGame`] defaults); the `expert` bot brings its own (`crate::expert`).
@@ -207,14 +221,7 @@ pub fn search_with<G: AiGame, H: Hooks<G>>(
     } else {
         &root_moves
     };
-    let mut nodes: Vec<Node<G::Move>> = vec![Node {
-        mv: None,
-        mover: me,
-        children: Vec::new(),
-        visits: 0,
-        avail: 0,
-        total: 0.0,
-    }];
+    let mut nodes: Vec<Node<G::Move>> = vec![Node::new(None, me)];
     let mut path = Vec::with_capacity(64);
     let mut moves = Vec::with_capacity(64);
     let mut index = SlotIndex::new(if H::INDEXED { G::MOVE_SLOTS } else { 0 });
@@ -272,49 +279,21 @@ pub fn search_with<G: AiGame, H: Hooks<G>>(
                     .filter(|m| !tried(m))
                     .nth(pick)
                     .expect("counted");
-                let child = nodes.len();
-                nodes.push(Node {
-                    mv: Some(mv),
-                    mover,
-                    children: Vec::new(),
-                    visits: 0,
-                    avail: 0,
-                    total: 0.0,
-                });
-                nodes[node].children.push(child);
-                // Availability of the siblings legal here.
-                for i in 0..nodes[node].children.len() {
-                    let c = nodes[node].children[i];
-                    if nodes[c].mv.is_some_and(|m| moves.contains(&m)) {
-                        nodes[c].avail += 1;
-                    }
-                }
+                let child = expand(&mut nodes, node, mv, mover, |m| moves.contains(m));
                 G::before_play(&mut g, mv, rng);
                 g.play_unchecked(mv);
                 path.push(child);
                 break;
             }
-            let mut best = usize::MAX;
-            let mut best_score = f64::MIN;
-            for i in 0..nodes[node].children.len() {
-                let c = nodes[node].children[i];
-                let Some(m) = nodes[c].mv else { continue };
-                if !moves.contains(&m) {
-                    continue;
-                }
-                nodes[c].avail += 1;
-                let n = &nodes[c];
-                let v = f64::from(n.visits.max(1));
-                let score =
-                    n.total / v + params.exploration * (f64::from(n.avail.max(1)).ln() / v).sqrt();
-                if score > best_score {
-                    best_score = score;
-                    best = c;
-                }
-            }
-            if best == usize::MAX {
+            let Some(best) = best_child(
+                &mut nodes,
+                node,
+                params.exploration,
+                |m| moves.contains(m),
+                |n| f64::from(n).ln(),
+            ) else {
                 break;
-            }
+            };
             let mv = nodes[best].mv.expect("children have moves");
             G::before_play(&mut g, mv, rng);
             g.play_unchecked(mv);
@@ -402,47 +381,62 @@ fn select_indexed<G: AiGame>(
             .filter(|&i| !index.tried[i])
             .nth(pick)
             .expect("counted");
-        let mv = moves[i];
-        let child = nodes.len();
-        nodes.push(Node {
-            mv: Some(mv),
-            mover,
-            children: Vec::new(),
-            visits: 0,
-            avail: 0,
-            total: 0.0,
-        });
-        nodes[node].children.push(child);
-        for k in 0..nodes[node].children.len() {
-            let c = nodes[node].children[k];
-            if nodes[c].mv.is_some_and(|m| legal(index, &m)) {
-                nodes[c].avail += 1;
-            }
-        }
-        return Selected::Expanded(child);
+        return Selected::Expanded(expand(nodes, node, moves[i], mover, |m| legal(index, m)));
     }
-    let mut best = usize::MAX;
+    best_child(nodes, node, params.exploration, |m| legal(index, m), ln)
+        .map_or(Selected::Stuck, Selected::Child)
+}
+
+/// Adds a child playing `mv` (by `mover`) under `node`, and counts one availability for
+/// every child (the new one included) whose move is `legal` in this sample. Returns the
+/// child.
+fn expand<M: Copy>(
+    nodes: &mut Vec<Node<M>>,
+    node: usize,
+    mv: M,
+    mover: Seat,
+    legal: impl Fn(&M) -> bool,
+) -> usize {
+    let child = nodes.len();
+    nodes.push(Node::new(Some(mv), mover));
+    nodes[node].children.push(child);
+    for i in 0..nodes[node].children.len() {
+        let c = nodes[node].children[i];
+        if nodes[c].mv.is_some_and(|m| legal(&m)) {
+            nodes[c].avail += 1;
+        }
+    }
+    child
+}
+
+/// The child of `node` with the best UCB score among those whose move is `legal` in this
+/// sample (each counted available once more), the first on ties; `ln` is the natural
+/// logarithm (computed, or looked up).
+fn best_child<M: Copy>(
+    nodes: &mut [Node<M>],
+    node: usize,
+    exploration: f64,
+    legal: impl Fn(&M) -> bool,
+    ln: impl Fn(u32) -> f64,
+) -> Option<usize> {
+    let mut best = None;
     let mut best_score = f64::MIN;
-    for k in 0..nodes[node].children.len() {
-        let c = nodes[node].children[k];
+    for i in 0..nodes[node].children.len() {
+        let c = nodes[node].children[i];
         let Some(m) = nodes[c].mv else { continue };
-        if !legal(index, &m) {
+        if !legal(&m) {
             continue;
         }
         nodes[c].avail += 1;
         let n = &nodes[c];
         let v = f64::from(n.visits.max(1));
-        let score = n.total / v + params.exploration * (ln(n.avail.max(1)) / v).sqrt();
+        let score = n.total / v + exploration * (ln(n.avail.max(1)) / v).sqrt();
         if score > best_score {
             best_score = score;
-            best = c;
+            best = Some(c);
         }
     }
-    if best == usize::MAX {
-        Selected::Stuck
-    } else {
-        Selected::Child(best)
-    }
+    best
 }
 
 #[cfg(test)]

@@ -112,11 +112,6 @@ pub fn resolve_chance(g: &mut Banqi, mv: Move, rng: &mut GameRng) {
 /// counts in points, [`evaluate`] in logits.
 pub(crate) const LOGIT_PER_POINT: f64 = 0.35;
 
-/// The distance between two squares in single steps (files plus ranks).
-pub(crate) fn dist(a: Square, b: Square) -> u32 {
-    u32::from(a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank()))
-}
-
 pub(crate) fn value(k: Kind) -> f64 {
     match k {
         Kind::General => 6.0,
@@ -239,7 +234,7 @@ pub(crate) fn pressure(g: &Banqi, colour: usize) -> f64 {
         let mut best = 0.0f64;
         for &(t, v) in up[1 - colour] {
             if takes[a as usize][v as usize] && !takes[v as usize][a as usize] {
-                best = best.max(value(v) / f64::from(1 + dist(s, t)));
+                best = best.max(value(v) / f64::from(1 + s.steps_to(t)));
             }
         }
         total += best;

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use salpakan_engine::banqi::{Banqi, Kind, Move, Piece, Square};
 use salpakan_engine::{Game, GameRng, Outcome, Seat};
 
-use super::banqi::{LOGIT_PER_POINT, determinize, dist, pressure, value};
+use super::banqi::{LOGIT_PER_POINT, determinize, pressure, value};
 use super::squash;
 use crate::Knowledge;
 use crate::mcts::{Budget, MctsParams, SearchResult};
@@ -524,7 +524,7 @@ fn hunt(g: &Banqi, colour: usize) -> f64 {
         let nearest = ours
             .iter()
             .filter(|&&(_, a)| a != Kind::Cannon && o.takes_by_step(a, v))
-            .map(|&(s, _)| dist(s, t))
+            .map(|&(s, _)| u32::from(s.steps_to(t)))
             .min();
         if let Some(d) = nearest {
             x += 0.06 * f64::from(10u32.saturating_sub(d));

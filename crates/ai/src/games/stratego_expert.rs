@@ -34,10 +34,6 @@ pub fn stillness_weight(free_plies: u32, moved: usize, tokens: usize) -> f64 {
     1.0 + f64::from(free_plies.min(200)) / 25.0 * (0.5 + moved_share)
 }
 
-fn dist(a: Square, b: Square) -> u8 {
-    a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank())
-}
-
 /// The expert belief: [`super::stratego::belief`] with priors weighted by behaviour.
 /// A piece that never moved has its Bomb and Flag weights multiplied by
 /// [`stillness_weight`] of the enemy plies it had an empty neighbour; an unknown piece whose last move brought it next to one of our
@@ -81,7 +77,7 @@ pub fn belief(k: &Knowledge<Stratego>) -> Belief {
             continue;
         };
         for &(s, mine) in &known_own {
-            let charged = dist(s, at) == 1 && arrived[s.index()].is_none_or(|j| j < came);
+            let charged = s.steps_to(at) == 1 && arrived[s.index()].is_none_or(|j| j < came);
             if !charged {
                 continue;
             }
@@ -250,11 +246,11 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
         let (mine, theirs) = (&sides[side.index()], &sides[side.other().index()]);
         x -= sign * 1.5 / (1.0 + f64::from(mine.movable));
         if let Some(f) = mine.flag {
-            let guards = mine.bombs.iter().filter(|&&b| dist(b, f) == 1).count();
+            let guards = mine.bombs.iter().filter(|&&b| b.steps_to(f) == 1).count();
             x += sign * 0.12 * guards as f64;
             if guards > 0 {
                 for &m in &theirs.miners {
-                    let d = dist(m, f);
+                    let d = m.steps_to(f);
                     if d <= 3 {
                         x -= sign * 0.35 * f64::from(4 - d) / 3.0;
                     }
@@ -262,7 +258,7 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
             }
         }
         for &s in &mine.spies {
-            if mine.strong.iter().any(|&t| dist(s, t) == 1) {
+            if mine.strong.iter().any(|&t| s.steps_to(t) == 1) {
                 x += sign * 0.15;
             }
         }

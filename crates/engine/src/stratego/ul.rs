@@ -192,15 +192,11 @@ impl StrategoOptions {
     }
 }
 
-fn distance(a: Square, b: Square) -> u8 {
-    a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank())
-}
-
 impl Stratego {
     /// Whether `piece` moving `from`-`to` is a Captain's two-square move under
     /// `captain_steps=2` (straight, or turning once).
     pub(super) fn is_two_step(&self, piece: Piece, from: Square, to: Square) -> bool {
-        piece == Piece::Captain && self.options.captain_steps > 1 && distance(from, to) == 2
+        piece == Piece::Captain && self.options.captain_steps > 1 && from.steps_to(to) == 2
     }
 
     /// The empty land squares a two-square move from `from` to `to` may pass.
@@ -275,7 +271,7 @@ impl Stratego {
     /// squares (only a Scout), a turning two-square move (only a Captain), a straight
     /// two-square move when Captains move one square (only a Scout).
     pub(super) fn move_shows_rank(&self, piece: Piece, mv: Move) -> bool {
-        let d = distance(mv.from, mv.to);
+        let d = mv.from.steps_to(mv.to);
         if d <= 1 {
             return false;
         }

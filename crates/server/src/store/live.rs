@@ -34,6 +34,12 @@ use super::EventRow;
 /// Unindexed events older than this many rows (behind the newest) are indexed, game by game.
 const AGE: i64 = 1 << 18;
 
+/// Pending events the aging pass indexes at most per group commit (whole games, oldest
+/// first; at least one game): a pass that finds thousands of old games (games started
+/// together, as under a load test, age together) is spread over many commits instead of
+/// holding one commit, and every move acknowledged after it, for a third of a second.
+const AGE_BUDGET: usize = 512;
+
 /// The `meta` key of the id from which start-up reads `events` ([`Live::index_old`]).
 const SCAN_FROM: &str = "events_scan_from";
 
@@ -78,6 +84,10 @@ pub(super) struct Live {
     aged_at: i64,
     /// [`AGE`] (tests use less).
     age: i64,
+    /// An aging pass is under way (old games remain for the next commits).
+    aging: bool,
+    /// [`AGE_BUDGET`] (tests use less).
+    budget: usize,
 }
 
 impl Default for Live {
@@ -88,6 +98,8 @@ impl Default for Live {
             head: 0,
             aged_at: 0,
             age: AGE,
+            aging: false,
+            budget: AGE_BUDGET,
         }
     }
 }
@@ -231,34 +243,48 @@ impl Live {
         Ok(())
     }
 
-    /// Indexes the pending events of every live game whose oldest one is more than [`AGE`]
-    /// rows old; looks at most once per `AGE / 4` rows written.
+    /// Indexes the pending events of live games whose oldest one is more than [`AGE`] rows
+    /// old: looks at most once per `AGE / 4` rows written, and then indexes at most
+    /// [`AGE_BUDGET`] events per call (whole games, oldest first), going on at the next
+    /// calls until no old game is left; then writes the mark start-up reads from.
     ///
     /// # Errors
     /// SQLite's.
     pub(super) fn index_old(&mut self, c: &Connection) -> rusqlite::Result<()> {
-        if self.head - self.aged_at < self.age / 4 {
+        if !self.aging && self.head - self.aged_at < self.age / 4 {
             return Ok(());
         }
         // The table's own last id (not `head`: a rolled-back insert's id is given again).
         let last: i64 = c.query_row("SELECT COALESCE(MAX(id), 0) FROM events", [], |r| r.get(0))?;
         self.head = last;
-        self.aged_at = last;
-        let old: Vec<String> = self
+        if !self.aging {
+            self.aged_at = last;
+        }
+        let mut old: Vec<(i64, String)> = self
             .games
             .iter()
-            .filter(|(_, g)| {
-                g.pending
-                    .first()
-                    .is_some_and(|&(_, id)| id < last - self.age)
+            .filter_map(|(k, g)| {
+                let &(_, id) = g.pending.first()?;
+                (id < last - self.age).then(|| (id, k.clone()))
             })
-            .map(|(k, _)| k.clone())
             .collect();
-        for game in old {
+        old.sort_unstable();
+        let mut spent = 0;
+        let mut left = old.len();
+        for (_, game) in old {
+            if spent >= self.budget {
+                break;
+            }
             let g = self.games.get_mut(&game).expect("just seen");
             index_all(c, &game, &g.pending)?;
+            spent += g.pending.len();
+            left -= 1;
             let pending = std::mem::take(&mut g.pending);
             self.undo.push(Undo::Flushed(game, pending));
+        }
+        self.aging = left > 0;
+        if self.aging {
+            return Ok(());
         }
         // Every unindexed event of an unfinished game is at or after this id, now and
         // later (new events get larger ids): start-up reads `events` from here.
@@ -585,6 +611,63 @@ mod tests {
         let (events, _) = load(&c, &["idle".into(), "busy".into()]).unwrap();
         assert_eq!(vers(&events["idle"]), [1]);
         assert_eq!(vers(&events["busy"]), (1..=20).collect::<Vec<_>>());
+    }
+
+    /// An aging pass that finds more old events than its budget indexes whole games, oldest
+    /// first, up to the budget per commit, and goes on at the next commits until none is
+    /// left; the start-up mark is written only then, and start-up finds every event at each
+    /// step.
+    #[test]
+    fn a_long_aging_pass_is_spread_over_commits_oldest_games_first() {
+        let c = db();
+        let mut live = Live {
+            age: 4,
+            budget: 3,
+            ..Live::default()
+        };
+        let games = ["a", "b", "c", "d"];
+        for g in games {
+            live.start(g);
+        }
+        // Each game: its first event (indexed at once) and two pending, games interleaved
+        // so that "a" holds the oldest pending event, then "b", "c", "d".
+        for v in 1..=3 {
+            for g in games {
+                live.event(&c, g, &ev(v)).unwrap();
+            }
+        }
+        for v in 1..=8 {
+            live.event(&c, "late", &ev(v)).unwrap();
+        }
+        let mark = || {
+            c.query_row("SELECT value FROM meta WHERE key=?1", [SCAN_FROM], |r| {
+                r.get::<_, i64>(0)
+            })
+            .optional()
+            .unwrap()
+        };
+        let pending = |live: &Live| -> Vec<usize> {
+            games.iter().map(|g| live.games[*g].pending.len()).collect()
+        };
+        live.index_old(&c).unwrap();
+        assert_eq!(
+            pending(&live),
+            [0, 0, 2, 2],
+            "two games (4 events) reach the budget of 3"
+        );
+        assert_eq!(mark(), None, "no mark while old games remain");
+        live.committed();
+        let (events, _) = load(&c, &games.map(String::from)).unwrap();
+        assert!(games.iter().all(|g| vers(&events[*g]) == [1, 2, 3]));
+        live.index_old(&c).unwrap();
+        assert_eq!(pending(&live), [0, 0, 0, 0]);
+        assert!(mark().is_some(), "the pass is over: the mark is written");
+        live.committed();
+        let (events, _) = load(&c, &games.map(String::from)).unwrap();
+        assert!(games.iter().all(|g| vers(&events[*g]) == [1, 2, 3]));
+        for g in games {
+            assert_eq!(index_rows(&c, g), [1, 2, 3]);
+        }
     }
 
     /// An aging pass taken back (its transaction failed) leaves the events it indexed

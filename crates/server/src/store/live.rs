@@ -25,7 +25,7 @@
 //! The map changes with the writes of a transaction; each change is logged ([`Undo`]) so that
 //! a write rolled back (a job's savepoint, or a failed commit) takes its changes back too.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -84,8 +84,8 @@ pub(super) struct Live {
     aged_at: i64,
     /// [`AGE`] (tests use less).
     age: i64,
-    /// An aging pass is under way (old games remain for the next commits).
-    aging: bool,
+    /// The aging pass under way: the old games it has yet to index, oldest first.
+    aging: VecDeque<String>,
     /// [`AGE_BUDGET`] (tests use less).
     budget: usize,
 }
@@ -98,7 +98,7 @@ impl Default for Live {
             head: 0,
             aged_at: 0,
             age: AGE,
-            aging: false,
+            aging: VecDeque::new(),
             budget: AGE_BUDGET,
         }
     }
@@ -251,41 +251,46 @@ impl Live {
     /// # Errors
     /// SQLite's.
     pub(super) fn index_old(&mut self, c: &Connection) -> rusqlite::Result<()> {
-        if !self.aging && self.head - self.aged_at < self.age / 4 {
-            return Ok(());
-        }
         // The table's own last id (not `head`: a rolled-back insert's id is given again).
-        let last: i64 = c.query_row("SELECT COALESCE(MAX(id), 0) FROM events", [], |r| r.get(0))?;
-        self.head = last;
-        if !self.aging {
-            self.aged_at = last;
-        }
-        let mut old: Vec<(i64, String)> = self
-            .games
-            .iter()
-            .filter_map(|(k, g)| {
-                let &(_, id) = g.pending.first()?;
-                (id < last - self.age).then(|| (id, k.clone()))
-            })
-            .collect();
-        old.sort_unstable();
-        let mut spent = 0;
-        let mut left = old.len();
-        for (_, game) in old {
-            if spent >= self.budget {
-                break;
+        let last_id = |c: &Connection| -> rusqlite::Result<i64> {
+            c.query_row("SELECT COALESCE(MAX(id), 0) FROM events", [], |r| r.get(0))
+        };
+        if self.aging.is_empty() {
+            if self.head - self.aged_at < self.age / 4 {
+                return Ok(());
             }
-            let g = self.games.get_mut(&game).expect("just seen");
+            let last = last_id(c)?;
+            self.head = last;
+            self.aged_at = last;
+            let mut old: Vec<(i64, &String)> = self
+                .games
+                .iter()
+                .filter_map(|(k, g)| {
+                    let &(_, id) = g.pending.first()?;
+                    (id < last - self.age).then_some((id, k))
+                })
+                .collect();
+            old.sort_unstable();
+            self.aging = old.into_iter().map(|(_, k)| k.clone()).collect();
+        }
+        let mut spent = 0;
+        while spent < self.budget {
+            let Some(game) = self.aging.pop_front() else {
+                break;
+            };
+            // A game may have ended (its events indexed then) since the pass began.
+            let Some(g) = self.games.get_mut(&game) else {
+                continue;
+            };
             index_all(c, &game, &g.pending)?;
             spent += g.pending.len();
-            left -= 1;
             let pending = std::mem::take(&mut g.pending);
             self.undo.push(Undo::Flushed(game, pending));
         }
-        self.aging = left > 0;
-        if self.aging {
+        if !self.aging.is_empty() {
             return Ok(());
         }
+        let last = last_id(c)?;
         // Every unindexed event of an unfinished game is at or after this id, now and
         // later (new events get larger ids): start-up reads `events` from here.
         let from = self

@@ -46,11 +46,13 @@ impl<const FILES: u8, const RANKS: u8> Square<FILES, RANKS> {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+
     /// How many single orthogonal steps apart two squares are (files plus ranks).
     #[must_use]
     pub const fn steps_to(self, other: Self) -> u8 {
         self.file().abs_diff(other.file()) + self.rank().abs_diff(other.rank())
     }
+
     /// Every square, `a1` first, then `b1`, … rank by rank.
     pub fn all() -> impl Iterator<Item = Self> {
         (0..Self::COUNT as u8).map(Square)

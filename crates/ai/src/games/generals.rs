@@ -192,11 +192,8 @@ pub fn belief(k: &Knowledge<Generals>) -> Belief {
             let wins_now = match k.options().flag_rule {
                 FlagRule::Electronic => true,
                 FlagRule::OneTurn => false,
-                FlagRule::Adjacent => !Square::all().any(|s| {
-                    let d = (i16::from(s.file()) - i16::from(to.file())).abs()
-                        + (i16::from(s.rank()) - i16::from(to.rank())).abs();
-                    d == 1 && matches!(board_at_ply(k, i, s), Some(true))
-                }),
+                FlagRule::Adjacent => !Square::all()
+                    .any(|s| s.steps_to(to) == 1 && matches!(board_at_ply(k, i, s), Some(true))),
             };
             if n >= i + 3 || (going_on && (n >= i + 2 || wins_now)) {
                 tokens[t].restrict(!(1 << Piece::Flag as usize));
@@ -336,8 +333,7 @@ pub fn evaluate(g: &Generals, seat: Seat) -> f64 {
         for s in Square::all() {
             if let Some((o, _)) = g.at(s) {
                 if o != side {
-                    let d = (i16::from(s.file()) - i16::from(f.file())).abs()
-                        + (i16::from(s.rank()) - i16::from(f.rank())).abs();
+                    let d = s.steps_to(f);
                     if d <= 2 {
                         danger += if d == 1 { 0.6 } else { 0.25 };
                     }
@@ -383,11 +379,8 @@ pub fn search_evaluate(g: &Generals, seat: Seat) -> f64 {
     }
     let mut bonus = 0.0;
     if let Some(f) = flags[mover.other().index()] {
-        let threat = Square::all().any(|s| {
-            let d = (i16::from(s.file()) - i16::from(f.file())).abs()
-                + (i16::from(s.rank()) - i16::from(f.rank())).abs();
-            d == 1 && matches!(g.at(s), Some((o, _)) if o == mover)
-        });
+        let threat = Square::all()
+            .any(|s| s.steps_to(f) == 1 && matches!(g.at(s), Some((o, _)) if o == mover));
         if threat {
             bonus += if mover == seat { 3.0 } else { -3.0 };
         }
@@ -558,10 +551,7 @@ pub fn setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup 
     });
     placements.push((flag, Piece::Flag));
     pieces.retain(|&p| p != Piece::Flag);
-    let near = move |s: Square| {
-        (i16::from(s.file()) - i16::from(flag.file())).abs()
-            + (i16::from(s.rank()) - i16::from(flag.rank())).abs()
-    };
+    let near = move |s: Square| s.steps_to(flag);
     // Order: a guard and a Spy near the Flag, then the rest by preference.
     let order = [
         Piece::Spy,

@@ -82,8 +82,7 @@ pub fn belief(k: &Knowledge<Stratego>) -> Belief {
             tokens[t].restrict(!immobile);
             if let Some(p) = v.piece {
                 tokens[t].restrict(1 << p as usize);
-            } else if v.from.file().abs_diff(v.to.file()) + v.from.rank().abs_diff(v.to.rank()) > 1
-            {
+            } else if v.from.steps_to(v.to) > 1 {
                 // A two-square move that does not show the piece: a Scout or a Captain
                 // (`captain_steps=2`).
                 tokens[t].restrict((1 << Piece::Scout as usize) | (1 << Piece::Captain as usize));
@@ -257,8 +256,7 @@ pub fn evaluate(g: &Stratego, seat: Seat) -> f64 {
         for s in Square::all() {
             if let Some((o, p)) = g.at(s) {
                 if o != side && p.is_movable() {
-                    let d = (i16::from(s.file()) - i16::from(f.file())).abs()
-                        + (i16::from(s.rank()) - i16::from(f.rank())).abs();
+                    let d = s.steps_to(f);
                     if d <= 2 {
                         danger += if d == 1 { 0.5 } else { 0.2 };
                     }

@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 use salpakan_engine::banqi::{Banqi, Kind, Move, Piece, Square};
 use salpakan_engine::{Game, GameRng, Outcome, Seat};
 
-use super::banqi::{LOGIT_PER_POINT, determinize, pressure, value};
+#[cfg(test)]
+use super::banqi::pressure;
+use super::banqi::{LOGIT_PER_POINT, determinize, value};
 use super::squash;
 use crate::Knowledge;
 use crate::mcts::{Budget, MctsParams, SearchResult};
@@ -469,14 +471,9 @@ pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
         return 0.0;
     };
     let me = mine as usize;
-    let mut material = [0.0f64; 2];
-    let mut left = [0u32; 2];
-    for s in Square::all() {
-        if let Some((p, false)) = g.at(s) {
-            left[p.color as usize] += 1;
-            material[p.color as usize] += value(p.kind);
-        }
-    }
+    let up = FaceUp::of(g);
+    let mut material = up.material;
+    let mut left = up.n.map(|n| n as u32);
     let pool = g.unseen_pool();
     for p in Piece::ALL {
         let n = pool[p.index()];
@@ -486,7 +483,9 @@ pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
     let lead = material[me] - material[1 - me];
     // The pressure and hunt terms were tuned as logits.
     let weight = |l: f64| 0.04 * (1.0 + l.clamp(0.0, 6.0) / 2.0) / LOGIT_PER_POINT;
-    let mut x = lead + weight(lead) * pressure(g, me) - weight(-lead) * pressure(g, 1 - me);
+    let caps = g.step_captures();
+    let mut x =
+        lead + weight(lead) * up.pressure(&caps, me) - weight(-lead) * up.pressure(&caps, 1 - me);
     for (c, sign) in [(me, 1.0), (1 - me, -1.0)] {
         if material[c] - material[1 - c] > 1.5 && left[1 - c] <= ENDGAME_PIECES {
             x += sign * hunt(g, c) / LOGIT_PER_POINT;
@@ -497,6 +496,112 @@ pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
         x *= 1.0 - q * q;
     }
     x
+}
+
+/// The kinds by [`value`], the most valuable first.
+const BY_VALUE: [Kind; 7] = [
+    Kind::General,
+    Kind::Advisor,
+    Kind::Cannon,
+    Kind::Elephant,
+    Kind::Chariot,
+    Kind::Horse,
+    Kind::Soldier,
+];
+
+/// The farthest two squares of the 4 × 8 board are apart, in single steps.
+const FARTHEST: usize = 10;
+
+/// `RINGS[s][d]`: the squares exactly `d` single steps from square `s`, a bit per square
+/// index.
+static RINGS: [[u32; FARTHEST + 1]; 32] = rings();
+
+const fn rings() -> [[u32; FARTHEST + 1]; 32] {
+    let mut r = [[0u32; FARTHEST + 1]; 32];
+    let mut s = 0usize;
+    while s < 32 {
+        let mut t = 0usize;
+        while t < 32 {
+            let d = (s % 4).abs_diff(t % 4) + (s / 4).abs_diff(t / 4);
+            r[s][d] |= 1 << t;
+            t += 1;
+        }
+        s += 1;
+    }
+    r
+}
+
+/// The face-up pieces of a position, read once per evaluation: by colour in square order,
+/// and as a bit per square for each colour and kind.
+struct FaceUp {
+    /// Each colour's face-up pieces, in square order.
+    pieces: [[(Square, Kind); 16]; 2],
+    /// How many of `pieces` each colour has.
+    n: [usize; 2],
+    /// Each colour's face-up pieces of each kind, a bit per square index.
+    kinds: [[u32; 7]; 2],
+    /// Each colour's face-up material, summed in square order.
+    material: [f64; 2],
+}
+
+impl FaceUp {
+    fn of(g: &Banqi) -> FaceUp {
+        let a1 = Square::new(0, 0).expect("a1 is on the board");
+        let mut up = FaceUp {
+            pieces: [[(a1, Kind::General); 16]; 2],
+            n: [0; 2],
+            kinds: [[0; 7]; 2],
+            material: [0.0; 2],
+        };
+        for (s, p) in g.face_up() {
+            let c = p.color as usize;
+            up.pieces[c][up.n[c]] = (s, p.kind);
+            up.n[c] += 1;
+            up.kinds[c][p.kind as usize] |= 1 << s.index();
+            up.material[c] += value(p.kind);
+        }
+        up
+    }
+
+    /// The pressure of `colour`'s pieces (the value [`pressure`] gives, computed faster):
+    /// for each face-up piece but a Cannon, the best value ÷ (1 + distance) among the enemy
+    /// face-up pieces it takes by a step and that cannot take it back. `caps` is
+    /// [`Banqi::step_captures`].
+    fn pressure(&self, caps: &[u8; 7], colour: usize) -> f64 {
+        let takes = |a: Kind, v: Kind| caps[a as usize] & (1 << v as u8) != 0;
+        let mut total = 0.0;
+        for &(s, a) in &self.pieces[colour][..self.n[colour]] {
+            if a == Kind::Cannon {
+                continue;
+            }
+            let rings = &RINGS[s.index()];
+            let mut best = 0.0f64;
+            for v in BY_VALUE {
+                let worth = value(v);
+                // No piece of this kind or the next (worth no more) can beat `best`.
+                if worth <= best {
+                    break;
+                }
+                let there = self.kinds[1 - colour][v as usize];
+                if there == 0 || !takes(a, v) || takes(v, a) {
+                    continue;
+                }
+                // The nearest piece of the kind: the value falls as the distance grows.
+                for (d, &ring) in rings.iter().enumerate().skip(1) {
+                    let x = worth / (1.0 + d as f64);
+                    if x <= best {
+                        break;
+                    }
+                    if ring & there != 0 {
+                        best = x;
+                        break;
+                    }
+                }
+            }
+            total += best;
+        }
+        total
+    }
 }
 
 /// The hunt for `colour` (0 red, 1 black) against the other colour's last pieces, averaged
@@ -538,4 +643,55 @@ fn hunt(g: &Banqi, colour: usize) -> f64 {
         x += 0.04 * (4 - free) as f64;
     }
     x / theirs.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::Rng;
+    use salpakan_engine::banqi::{BanqiOptions, Deal, Ruleset};
+    use salpakan_engine::{Game, rng_from_seed};
+
+    use super::*;
+
+    /// The fast pressure gives exactly the reference's value (the `mcts` evaluation's, kept
+    /// as it is), bit for bit, in positions of random games under every ruleset.
+    #[test]
+    fn fast_pressure_is_the_reference_pressure_bit_for_bit() {
+        let mut rulesets = Vec::new();
+        for r in [Ruleset::Taiwan, Ruleset::HongKong, Ruleset::Mainland] {
+            for direct in [false, true] {
+                rulesets.push(BanqiOptions {
+                    ruleset: r,
+                    cannon_direct: direct,
+                    capture_face_down: direct,
+                    ..BanqiOptions::default()
+                });
+            }
+        }
+        let mut compared = 0;
+        for (i, o) in rulesets.iter().enumerate() {
+            let mut rng = rng_from_seed(i as u64);
+            for _ in 0..20 {
+                let mut g = Banqi::start(o, Deal::random(&mut rng)).expect("a deal starts a game");
+                while g.outcome().is_none() {
+                    let caps = g.step_captures();
+                    let up = FaceUp::of(&g);
+                    for c in 0..2 {
+                        assert_eq!(
+                            up.pressure(&caps, c).to_bits(),
+                            pressure(&g, c).to_bits(),
+                            "{o:?}"
+                        );
+                        compared += 1;
+                    }
+                    let mv = g.random_move(&mut rng).expect("a move while the game runs");
+                    g.play_unchecked(mv);
+                    if rng.random_range(0..400) == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared} positions compared");
+    }
 }

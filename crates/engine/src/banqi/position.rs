@@ -160,6 +160,28 @@ impl Banqi {
         h
     }
 
+    /// The face-up pieces with their squares, `a1` first, rank by rank (the order of
+    /// [`Square::all`]): public knowledge, read without visiting empty or face-down squares.
+    pub fn face_up(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        let mut bits = self.up[0] | self.up[1];
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let i = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                let piece = Piece::from_index(self.cells[usize::from(i)] as usize - 1);
+                (Square::at(i), piece)
+            })
+        })
+    }
+
+    /// The kinds each kind takes by a one-square step under these options, as a bit per
+    /// victim [`Kind`] (`1 << kind as u8`), indexed by the attacker's kind: the table
+    /// [`BanqiOptions::takes_by_step`] gives, computed once per game.
+    #[must_use]
+    pub fn step_captures(&self) -> [u8; 7] {
+        self.caps
+    }
+
     /// Consecutive plies with neither a flip nor a capture (the quiet-ply count that
     /// `max_quiet_plies` limits): public knowledge.
     #[must_use]

@@ -94,11 +94,17 @@ pub fn best_move(g: &Banqi, seat: Seat, budget: Budget) -> Found {
 /// If `seat` is not to move or has no legal move.
 #[must_use]
 pub fn best_move_to_depth(g: &Banqi, seat: Seat, budget: Budget, max_depth: i32) -> Found {
+    search_to_depth(g, seat, budget, max_depth, TABLE)
+}
+
+/// [`best_move_to_depth`] with a transposition table of `table` slots (a power of two, or
+/// 0 for none).
+fn search_to_depth(g: &Banqi, seat: Seat, budget: Budget, max_depth: i32, table: usize) -> Found {
     assert_eq!(g.to_move(), Some(seat), "the seat searched is to move");
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     assert!(!moves.is_empty(), "the seat has a legal move");
-    let mut s = Searcher::new(g, seat, budget, TABLE);
+    let mut s = Searcher::new(g, seat, budget, table);
     order(g, &mut moves);
     let mut found = Found {
         best: moves[0],
@@ -185,6 +191,33 @@ struct Entry {
     depth: i32,
     bound: Bound,
     best: Option<Move>,
+}
+
+/// Values within this many points of a won (or lost) game's are forced results.
+const FORCED: f64 = 256.0;
+
+/// A value as the transposition table keeps it: a forced result counted in plies from the
+/// node at `ply` rather than from the root, so that it holds wherever the position comes
+/// again.
+fn to_table(v: f64, ply: u32) -> f64 {
+    if v >= WIN - FORCED {
+        v + f64::from(ply)
+    } else if v <= FORCED - WIN {
+        v - f64::from(ply)
+    } else {
+        v
+    }
+}
+
+/// A value from the transposition table, for the node at `ply`: [`to_table`] undone.
+fn from_table(v: f64, ply: u32) -> f64 {
+    if v >= WIN - FORCED {
+        v - f64::from(ply)
+    } else if v <= FORCED - WIN {
+        v + f64::from(ply)
+    } else {
+        v
+    }
 }
 
 /// The face-down square a move turns up (a flip, or an attempt on a face-down piece).
@@ -311,15 +344,22 @@ impl Searcher {
             return 0.0;
         }
         let key = g.search_key();
-        let slot = (key as usize) & (TABLE - 1);
+        let slot = (key as usize) & self.table.len().wrapping_sub(1);
         let mut hint = None;
-        if let Some(e) = self.table[slot].filter(|e| e.key == key) {
+        if let Some(e) = self
+            .table
+            .get(slot)
+            .copied()
+            .flatten()
+            .filter(|e| e.key == key)
+        {
             hint = e.best;
             if e.depth >= depth {
+                let v = from_table(e.value, ply);
                 match e.bound {
-                    Bound::Exact => return e.value,
-                    Bound::Lower if e.value >= beta => return e.value,
-                    Bound::Upper if e.value <= alpha => return e.value,
+                    Bound::Exact => return v,
+                    Bound::Lower if v >= beta => return v,
+                    Bound::Upper if v <= alpha => return v,
                     _ => {}
                 }
             }
@@ -363,13 +403,15 @@ impl Searcher {
         } else {
             Bound::Exact
         };
-        self.table[slot] = Some(Entry {
-            key,
-            value: best,
-            depth,
-            bound,
-            best: best_move,
-        });
+        if let Some(e) = self.table.get_mut(slot) {
+            *e = Some(Entry {
+                key,
+                value: to_table(best, ply),
+                depth,
+                bound,
+                best: best_move,
+            });
+        }
         best
     }
 
@@ -693,5 +735,51 @@ mod tests {
             }
         }
         assert!(compared > 10_000, "{compared} positions compared");
+    }
+}
+
+#[cfg(test)]
+mod forced {
+    use salpakan_engine::banqi::{BanqiOptions, Color};
+
+    use super::*;
+
+    /// A forced win stored at one node and read at another keeps its distance from the
+    /// node reading it: the table counts forced results from the node that stored them.
+    #[test]
+    fn a_forced_result_read_from_the_table_counts_plies_from_the_node_reading_it() {
+        // Found at ply 2: won 5 plies from the root, so 3 plies from that node.
+        let stored = to_table(WIN - 5.0, 2);
+        assert_eq!(from_table(stored, 2), WIN - 5.0);
+        assert_eq!(
+            from_table(stored, 4),
+            WIN - 7.0,
+            "3 plies from a node at ply 4"
+        );
+        assert_eq!(from_table(to_table(5.0 - WIN, 2), 6), 9.0 - WIN);
+        // Other values are kept as they are.
+        assert_eq!(from_table(to_table(12.5, 3), 7), 12.5);
+    }
+
+    /// The table changes how many positions a search visits, not the forced win it finds
+    /// or how far away it is.
+    #[test]
+    fn the_table_keeps_a_forced_wins_distance() {
+        for rows in [
+            ". . . .\n. . . n\n. . . .\n. . . .\n. G . .\n. . R .\n. . . .\nK . . .",
+            ". . . .\n. . r .\n. . . .\n. . . .\n. . . .\n. G . M\n. . . .\n. . . K",
+        ] {
+            let g = Banqi::from_diagram(&BanqiOptions::default(), rows, Color::Red, Seat::First)
+                .expect("a legal diagram");
+            let with = search_to_depth(&g, Seat::First, Budget::Iterations(u64::MAX), 10, TABLE);
+            let without = search_to_depth(&g, Seat::First, Budget::Iterations(u64::MAX), 10, 0);
+            assert!(
+                with.score > WIN / 2.0,
+                "a forced win in {rows}: {}",
+                with.score
+            );
+            assert_eq!(with.score, without.score, "{rows}");
+            assert!(with.nodes < without.nodes);
+        }
     }
 }

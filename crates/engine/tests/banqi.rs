@@ -958,3 +958,55 @@ proptest! {
             .map_err(TestCaseError::fail)?;
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// `legal_captures` lists exactly the legal actions that capture a face-up enemy piece,
+    /// in the order `legal_moves` lists them, under random options and random play
+    /// (capture chains included).
+    #[test]
+    fn legal_captures_are_the_legal_captures_of_face_up_pieces_in_order(
+        seed in any::<u64>(),
+        plies in 0usize..300,
+        ruleset in 0usize..3,
+        flags in 0u8..16,
+    ) {
+        let on = |bit: u8| (flags >> bit & 1 == 1).to_string();
+        let o = BanqiOptions::from_pairs([
+            ("ruleset", ["taiwan", "hongkong", "mainland"][ruleset]),
+            ("cannon_direct", on(0).as_str()),
+            ("capture_face_down", on(1).as_str()),
+            ("chain_captures", on(2).as_str()),
+            ("chase_rule", on(3).as_str()),
+        ])
+        .unwrap();
+        let mut rng = rng_from_seed(seed);
+        let mut g = Banqi::start(&o, Deal::random(&mut rng)).unwrap();
+        let mut compared = 0;
+        for _ in 0..plies {
+            let mut all = Vec::new();
+            g.legal_moves(&mut all);
+            let side = g.to_move();
+            let expected: Vec<Move> = all
+                .into_iter()
+                .filter(|&m| match m {
+                    Move::Step { to, .. } => matches!(
+                        g.at(to),
+                        Some((p, false)) if Some(p.color) != side.and_then(|s| g.colour_of(s))
+                    ),
+                    _ => false,
+                })
+                .collect();
+            let mut captures = Vec::new();
+            g.legal_captures(&mut captures);
+            prop_assert_eq!(&captures, &expected);
+            compared += usize::from(!expected.is_empty());
+            match g.random_move(&mut rng) {
+                Some(mv) => g.play_unchecked(mv),
+                None => break,
+            }
+        }
+        prop_assert!(plies < 60 || compared > 0, "no position with a capture was compared");
+    }
+}

@@ -451,8 +451,7 @@ impl Searcher {
             beta = beta.min(stand);
         }
         let mut moves = self.buffer(ply);
-        g.legal_moves(&mut moves);
-        moves.retain(|&mv| captured_value(g, mv).is_some());
+        g.legal_captures(&mut moves);
         order(g, &mut moves);
         let mut best = stand;
         for &mv in &moves {

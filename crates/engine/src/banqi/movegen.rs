@@ -129,6 +129,40 @@ impl Banqi {
         self.gen_jumps(me, restrict, push);
     }
 
+    /// The legal captures of face-up enemy pieces by the side to move (steps and Cannon
+    /// jumps), in the order [`Game::legal_moves`](crate::Game::legal_moves) lists them:
+    /// without flips, moves to empty squares, attempts on face-down pieces or ending a
+    /// chain. For a search's capture sequences: cheaper than filtering every action.
+    pub fn legal_captures(&self, out: &mut Vec<Move>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let Some(me) = self.my_color() else {
+            return;
+        };
+        let restrict = self.chain.map_or(u32::MAX, Square::bit);
+        let up = self.up[1 - me];
+        let t = self.step_targets(me, restrict, false);
+        for (dir, &bits) in t.iter().enumerate() {
+            let mut d = bits & up;
+            while d != 0 {
+                let to = d.trailing_zeros() as u8;
+                d &= d - 1;
+                out.push(Move::Step {
+                    from: Square::at((to as i8 - DELTAS[dir]) as u8),
+                    to: Square::at(to),
+                });
+            }
+        }
+        self.gen_jumps(me, restrict, |m| {
+            if let Move::Step { to, .. } = m
+                && up & to.bit() != 0
+            {
+                out.push(m);
+            }
+        });
+    }
+
     /// Every legal action of the side to move, before the chase filter.
     pub(super) fn gen_all(&self, mut push: impl FnMut(Move)) {
         if let Some(sq) = self.chain {

@@ -1010,3 +1010,23 @@ proptest! {
         prop_assert!(plies < 60 || compared > 0, "no position with a capture was compared");
     }
 }
+
+/// The search key tells apart two positions with the same board whose seats play the
+/// other colours: the first two flips made in the other order, turning up a red and a
+/// black Soldier.
+#[test]
+fn the_search_key_tells_the_seats_colours_apart() {
+    let deal = deal_with(&[("a1", 'P'), ("b1", 'p')]);
+    let mut red_first = Banqi::start(&taiwan(), deal.clone()).unwrap();
+    play(&mut red_first, "a1");
+    play(&mut red_first, "b1");
+    let mut black_first = Banqi::start(&taiwan(), deal).unwrap();
+    play(&mut black_first, "b1");
+    play(&mut black_first, "a1");
+    for s in Square::all() {
+        assert_eq!(red_first.at(s), black_first.at(s), "{s}");
+    }
+    assert_eq!(red_first.colour_of(Seat::First), Some(Color::Red));
+    assert_eq!(black_first.colour_of(Seat::First), Some(Color::Black));
+    assert_ne!(red_first.search_key(), black_first.search_key());
+}

@@ -138,17 +138,22 @@ impl Banqi {
     }
 
     /// A key of the public position for a search's transposition table: the face-up
-    /// pieces, the face-down squares, the side to move, a capture chain and the quiet-ply
-    /// count. Never the face-down pieces' identities. (Computed from the board, whatever
-    /// the repetition options: the repetition key is kept only when a rule needs it.)
+    /// pieces, the face-down squares, the side to move, which colour each seat plays, a
+    /// capture chain and the quiet-ply count. Never the face-down pieces' identities.
+    /// (Computed from the board, whatever the repetition options: the repetition key is
+    /// kept only when a rule needs it.) The colours count: the same board is reached with
+    /// the seats' colours either way round when the first two flips are made in the other
+    /// order and turn up pieces of the other colours.
     #[must_use]
     pub fn search_key(&self) -> u64 {
         let chain = self.chain.map_or(0, |c| c.index() as u64 + 1);
+        let colours = self.first_color.map_or(0, |c| c as u64 + 1);
         let mut h = splitmix(
             u64::from(self.down)
                 | (self.turn.index() as u64) << 32
                 | chain << 33
-                | u64::from(self.quiet) << 40,
+                | u64::from(self.quiet) << 40
+                | colours << 60,
         );
         for (c, kinds) in self.bb.iter().enumerate() {
             for (k, &b) in kinds.iter().take(7).enumerate() {

@@ -167,6 +167,29 @@ struct Searcher {
     bufs: Vec<Vec<Move>>,
     /// The transposition table: one entry per slot, always the latest (simple and enough for searches of a fraction of a second).
     table: Vec<Option<Entry>>,
+    /// Evaluations already made, by [`eval_key`]: the key and the value (none when empty).
+    evals: Vec<(u64, f64)>,
+}
+
+/// Evaluation-cache slots (a power of two).
+const EVALS: usize = 1 << 16;
+
+/// The key of everything [`evaluate_public`] reads: [`Banqi::search_key`] (the board seen,
+/// the side to move, the quiet plies) and the unseen pool, which the board does not fix
+/// (two lines can turn up and lose different pieces). Never 0, the empty slot's key.
+fn eval_key(g: &Banqi) -> u64 {
+    // At most 5 of a piece: 3 bits each, 42 bits in all.
+    let pool = g
+        .unseen_pool()
+        .iter()
+        .enumerate()
+        .fold(0u64, |k, (i, &n)| k | u64::from(n) << (3 * i));
+    // The finalizer of SplitMix64.
+    let mut z = g.search_key() ^ pool.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    z.max(1)
 }
 
 /// Transposition-table slots (a power of two).
@@ -277,6 +300,7 @@ impl Searcher {
             limit: g.options().max_quiet_plies.filter(|&l| l > 0),
             bufs: Vec::new(),
             table: vec![None; table],
+            evals: vec![(0, 0.0); if table > 0 { EVALS } else { 0 }],
         }
     }
 
@@ -476,9 +500,26 @@ impl Searcher {
         if self.stopped { 0.0 } else { best }
     }
 
-    /// The position's value for the seat searched, in points, from what both players see.
-    fn evaluate(&self, g: &Banqi) -> f64 {
-        evaluate_public(g, self.me, self.limit)
+    /// The position's value for the seat searched, in points, from what both players see
+    /// ([`evaluate_public`]), remembered: about a quarter of the capture search's
+    /// positions come again within a search.
+    fn evaluate(&mut self, g: &Banqi) -> f64 {
+        if self.evals.is_empty() {
+            return evaluate_public(g, self.me, self.limit);
+        }
+        let key = eval_key(g);
+        let slot = (key as usize) & (EVALS - 1);
+        if self.evals[slot].0 == key {
+            debug_assert_eq!(
+                evaluate_public(g, self.me, self.limit).to_bits(),
+                self.evals[slot].1.to_bits(),
+                "a remembered evaluation is the evaluation"
+            );
+            return self.evals[slot].1;
+        }
+        let v = evaluate_public(g, self.me, self.limit);
+        self.evals[slot] = (key, v);
+        v
     }
 }
 

@@ -167,17 +167,19 @@ struct Searcher {
     bufs: Vec<Vec<Move>>,
     /// The transposition table: one entry per slot, always the latest (simple and enough for searches of a fraction of a second).
     table: Vec<Option<Entry>>,
-    /// Evaluations already made, by [`eval_key`]: the key and the value (none when empty).
+    /// Evaluations already made, by [`position_key`]: the key and the value (none when empty).
     evals: Vec<(u64, f64)>,
 }
 
 /// Evaluation-cache slots (a power of two).
 const EVALS: usize = 1 << 16;
 
-/// The key of everything [`evaluate_public`] reads: [`Banqi::search_key`] (the board seen,
-/// the side to move, the quiet plies) and the unseen pool, which the board does not fix
-/// (two lines can turn up and lose different pieces). Never 0, the empty slot's key.
-fn eval_key(g: &Banqi) -> u64 {
+/// The key of the public position, for the transposition table and the evaluations
+/// remembered: [`Banqi::search_key`] (the board seen, the side to move, the colours, the
+/// quiet plies) and the unseen pool, which the board does not fix (two lines of the search
+/// can turn up and lose different pieces on the way to the same board). Never 0, the empty
+/// slot's key.
+fn position_key(g: &Banqi) -> u64 {
     // At most 5 of a piece: 3 bits each, 42 bits in all.
     let pool = g
         .unseen_pool()
@@ -205,7 +207,7 @@ enum Bound {
     Upper,
 }
 
-/// A searched position: [`Banqi::search_key`], the value, how deep, what kind of bound,
+/// A searched position: [`position_key`], the value, how deep, what kind of bound,
 /// and the best move found (searched first when the position comes again).
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -367,7 +369,7 @@ impl Searcher {
         if self.spent() {
             return 0.0;
         }
-        let key = g.search_key();
+        let key = position_key(g);
         let slot = (key as usize) & self.table.len().wrapping_sub(1);
         let mut hint = None;
         if let Some(e) = self
@@ -507,7 +509,7 @@ impl Searcher {
         if self.evals.is_empty() {
             return evaluate_public(g, self.me, self.limit);
         }
-        let key = eval_key(g);
+        let key = position_key(g);
         let slot = (key as usize) & (EVALS - 1);
         if self.evals[slot].0 == key {
             debug_assert_eq!(

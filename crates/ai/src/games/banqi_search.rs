@@ -167,18 +167,12 @@ struct Searcher {
     bufs: Vec<Vec<Move>>,
     /// The transposition table: one entry per slot, always the latest (simple and enough for searches of a fraction of a second).
     table: Vec<Option<Entry>>,
-    /// Evaluations already made, by [`position_key`]: the key and the value (none when empty).
-    evals: Vec<(u64, f64)>,
 }
 
-/// Evaluation-cache slots (a power of two).
-const EVALS: usize = 1 << 16;
-
-/// The key of the public position, for the transposition table and the evaluations
-/// remembered: [`Banqi::search_key`] (the board seen, the side to move, the colours, the
-/// quiet plies) and the unseen pool, which the board does not fix (two lines of the search
-/// can turn up and lose different pieces on the way to the same board). Never 0, the empty
-/// slot's key.
+/// The key of the public position, for the transposition table: [`Banqi::search_key`] (the
+/// board seen, the side to move, the colours, the quiet plies) and the unseen pool, which
+/// the board does not fix (two lines of the search can turn up and lose different pieces on
+/// the way to the same board).
 fn position_key(g: &Banqi) -> u64 {
     // At most 5 of a piece: 3 bits each, 42 bits in all.
     let pool = g
@@ -190,8 +184,7 @@ fn position_key(g: &Banqi) -> u64 {
     let mut z = g.search_key() ^ pool.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    z.max(1)
+    z ^ (z >> 31)
 }
 
 /// Transposition-table slots (a power of two).
@@ -302,7 +295,6 @@ impl Searcher {
             limit: g.options().max_quiet_plies.filter(|&l| l > 0),
             bufs: Vec::new(),
             table: vec![None; table],
-            evals: vec![(0, 0.0); if table > 0 { EVALS } else { 0 }],
         }
     }
 
@@ -502,26 +494,9 @@ impl Searcher {
         if self.stopped { 0.0 } else { best }
     }
 
-    /// The position's value for the seat searched, in points, from what both players see
-    /// ([`evaluate_public`]), remembered: about a quarter of the capture search's
-    /// positions come again within a search.
-    fn evaluate(&mut self, g: &Banqi) -> f64 {
-        if self.evals.is_empty() {
-            return evaluate_public(g, self.me, self.limit);
-        }
-        let key = position_key(g);
-        let slot = (key as usize) & (EVALS - 1);
-        if self.evals[slot].0 == key {
-            debug_assert_eq!(
-                evaluate_public(g, self.me, self.limit).to_bits(),
-                self.evals[slot].1.to_bits(),
-                "a remembered evaluation is the evaluation"
-            );
-            return self.evals[slot].1;
-        }
-        let v = evaluate_public(g, self.me, self.limit);
-        self.evals[slot] = (key, v);
-        v
+    /// The position's value for the seat searched, in points, from what both players see.
+    fn evaluate(&self, g: &Banqi) -> f64 {
+        evaluate_public(g, self.me, self.limit)
     }
 }
 

@@ -14,8 +14,6 @@ use std::time::{Duration, Instant};
 use salpakan_engine::banqi::{Banqi, Kind, Move, Piece, Square};
 use salpakan_engine::{Game, GameRng, Outcome, Seat};
 
-#[cfg(test)]
-use super::banqi::pressure;
 use super::banqi::{LOGIT_PER_POINT, determinize, value};
 use super::squash;
 use crate::Knowledge;
@@ -707,10 +705,11 @@ fn hunt(g: &Banqi, colour: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use rand::Rng;
-    use salpakan_engine::banqi::{BanqiOptions, Deal, Ruleset};
+    use salpakan_engine::banqi::{BanqiOptions, Color, Deal, Ruleset};
     use salpakan_engine::{Game, rng_from_seed};
 
     use super::*;
+    use crate::games::banqi::pressure;
 
     /// The fast pressure gives exactly the reference's value (the `mcts` evaluation's, kept
     /// as it is), bit for bit, in positions of random games under every ruleset.
@@ -753,13 +752,6 @@ mod tests {
         }
         assert!(compared > 10_000, "{compared} positions compared");
     }
-}
-
-#[cfg(test)]
-mod forced {
-    use salpakan_engine::banqi::{BanqiOptions, Color};
-
-    use super::*;
 
     /// A forced win stored at one node and read at another keeps its distance from the
     /// node reading it: the table counts forced results from the node that stored them.

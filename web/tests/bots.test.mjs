@@ -81,7 +81,9 @@ test('Stratego (Barrage) against the computer to the end; a spectator watches; n
     assert.match(record, /\[RedSetup "/);
     const secrets = secretsOf(record);
     assert.ok(assertFramesClean(ana.frames, { game, kind: 'stratego', viewer: me, secrets }) > ply);
-    assert.ok(assertFramesClean(eve.frames, { game, kind: 'stratego', viewer: 'spectator', secrets }) > 2);
+    // every move before the last reached the spectator (a short game has few: a Barrage
+    // game can end in two or three plies)
+    assert.ok(assertFramesClean(eve.frames, { game, kind: 'stratego', viewer: 'spectator', secrets }) >= Math.max(1, ply));
     // after the end the whole board is shown
     assert.equal(await ana.page.locator('.board .piece.hidden').count(), 0);
     const v = verifyRecord(record);
@@ -141,7 +143,8 @@ test('Banqi against the computer to the end: flips and captures by clicking; col
     const secrets = secretsOf(record);
     const viewer = (await ana.page.locator('.player-bar.bottom').getAttribute('data-seat')) ?? '';
     assert.ok(assertFramesClean(ana.frames, { game, kind: 'banqi', viewer, secrets }) > ply);
-    assert.ok(assertFramesClean(eve.frames, { game, kind: 'banqi', viewer: 'spectator', secrets }) > 2);
+    // every move before the last reached the spectator
+    assert.ok(assertFramesClean(eve.frames, { game, kind: 'banqi', viewer: 'spectator', secrets }) >= Math.max(1, ply));
     const v = verifyRecord(record);
     assert.equal(v.status, 0, v.out);
     assert.deepEqual(ana.errors, []);

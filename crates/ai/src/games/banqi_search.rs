@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use salpakan_engine::banqi::{Banqi, Kind, Move, Piece, Square};
+use salpakan_engine::banqi::{Banqi, FILES, Kind, Move, Piece, RANKS, Square};
 use salpakan_engine::{Game, GameRng, Outcome, Seat};
 
 use super::banqi::{LOGIT_PER_POINT, determinize, value};
@@ -545,7 +545,7 @@ pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
         lead + weight(lead) * up.pressure(&caps, me) - weight(-lead) * up.pressure(&caps, 1 - me);
     for (c, sign) in [(me, 1.0), (1 - me, -1.0)] {
         if material[c] - material[1 - c] > 1.5 && left[1 - c] <= ENDGAME_PIECES {
-            x += sign * hunt(g, c) / LOGIT_PER_POINT;
+            x += sign * hunt(g, &up, c) / LOGIT_PER_POINT;
         }
     }
     if let Some(limit) = limit {
@@ -567,19 +567,20 @@ const BY_VALUE: [Kind; 7] = [
 ];
 
 /// The farthest two squares of the 4 × 8 board are apart, in single steps.
-const FARTHEST: usize = 10;
+const FARTHEST: usize = (FILES + RANKS - 2) as usize;
 
 /// `RINGS[s][d]`: the squares exactly `d` single steps from square `s`, a bit per square
 /// index.
-static RINGS: [[u32; FARTHEST + 1]; 32] = rings();
+static RINGS: [[u32; FARTHEST + 1]; Square::COUNT] = rings();
 
-const fn rings() -> [[u32; FARTHEST + 1]; 32] {
-    let mut r = [[0u32; FARTHEST + 1]; 32];
+const fn rings() -> [[u32; FARTHEST + 1]; Square::COUNT] {
+    const F: usize = FILES as usize;
+    let mut r = [[0u32; FARTHEST + 1]; Square::COUNT];
     let mut s = 0usize;
-    while s < 32 {
+    while s < Square::COUNT {
         let mut t = 0usize;
-        while t < 32 {
-            let d = (s % 4).abs_diff(t % 4) + (s / 4).abs_diff(t / 4);
+        while t < Square::COUNT {
+            let d = (s % F).abs_diff(t % F) + (s / F).abs_diff(t / F);
             r[s][d] |= 1 << t;
             t += 1;
         }
@@ -665,24 +666,15 @@ impl FaceUp {
 /// over the enemy's face-up pieces: 0.06 for each square by which the nearest of our
 /// face-up pieces that takes it by a step is closer than 10, and 0.04 for each of its four
 /// neighbours that is not an empty square it could flee to.
-fn hunt(g: &Banqi, colour: usize) -> f64 {
+fn hunt(g: &Banqi, up: &FaceUp, colour: usize) -> f64 {
     let o = g.options();
-    let mut ours: Vec<(Square, Kind)> = Vec::new();
-    let mut theirs: Vec<(Square, Kind)> = Vec::new();
-    for s in Square::all() {
-        if let Some((p, false)) = g.at(s) {
-            if p.color as usize == colour {
-                ours.push((s, p.kind));
-            } else {
-                theirs.push((s, p.kind));
-            }
-        }
-    }
+    let ours = &up.pieces[colour][..up.n[colour]];
+    let theirs = &up.pieces[1 - colour][..up.n[1 - colour]];
     if theirs.is_empty() {
         return 0.0;
     }
     let mut x = 0.0;
-    for &(t, v) in &theirs {
+    for &(t, v) in theirs {
         let nearest = ours
             .iter()
             .filter(|&&(_, a)| a != Kind::Cannon && o.takes_by_step(a, v))

@@ -540,9 +540,9 @@ pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
     let lead = material[me] - material[1 - me];
     // The pressure and hunt terms were tuned as logits.
     let weight = |l: f64| 0.04 * (1.0 + l.clamp(0.0, 6.0) / 2.0) / LOGIT_PER_POINT;
-    let caps = g.step_captures();
+    let safe = safe_victims(&g.step_captures());
     let mut x =
-        lead + weight(lead) * up.pressure(&caps, me) - weight(-lead) * up.pressure(&caps, 1 - me);
+        lead + weight(lead) * up.pressure(&safe, me) - weight(-lead) * up.pressure(&safe, 1 - me);
     for (c, sign) in [(me, 1.0), (1 - me, -1.0)] {
         if material[c] - material[1 - c] > 1.5 && left[1 - c] <= ENDGAME_PIECES {
             x += sign * hunt(g, &up, c) / LOGIT_PER_POINT;
@@ -600,6 +600,23 @@ struct FaceUp {
     kinds: [[u32; 7]; 2],
     /// Each colour's face-up material, summed in square order.
     material: [f64; 2],
+    /// The kinds each colour has face up, a bit per place in [`BY_VALUE`].
+    present: [u8; 2],
+}
+
+/// For each attacking kind, the kinds it takes by a step and that cannot take it back by
+/// one, a bit per place in [`BY_VALUE`]. `caps` is [`Banqi::step_captures`].
+fn safe_victims(caps: &[u8; 7]) -> [u8; 7] {
+    let takes = |a: Kind, v: Kind| caps[a as usize] & (1 << v as u8) != 0;
+    let mut safe = [0u8; 7];
+    for (i, &v) in BY_VALUE.iter().enumerate() {
+        for a in BY_VALUE {
+            if takes(a, v) && !takes(v, a) {
+                safe[a as usize] |= 1 << i;
+            }
+        }
+    }
+    safe
 }
 
 impl FaceUp {
@@ -610,6 +627,7 @@ impl FaceUp {
             n: [0; 2],
             kinds: [[0; 7]; 2],
             material: [0.0; 2],
+            present: [0; 2],
         };
         for (s, p) in g.face_up() {
             let c = p.color as usize;
@@ -618,32 +636,41 @@ impl FaceUp {
             up.kinds[c][p.kind as usize] |= 1 << s.index();
             up.material[c] += value(p.kind);
         }
+        for (i, &k) in BY_VALUE.iter().enumerate() {
+            for c in 0..2 {
+                if up.kinds[c][k as usize] != 0 {
+                    up.present[c] |= 1 << i;
+                }
+            }
+        }
         up
     }
 
     /// The pressure of `colour`'s pieces (the value [`pressure`] gives, computed faster):
     /// for each face-up piece but a Cannon, the best value ÷ (1 + distance) among the enemy
-    /// face-up pieces it takes by a step and that cannot take it back. `caps` is
-    /// [`Banqi::step_captures`].
-    fn pressure(&self, caps: &[u8; 7], colour: usize) -> f64 {
-        let takes = |a: Kind, v: Kind| caps[a as usize] & (1 << v as u8) != 0;
+    /// face-up pieces it takes by a step and that cannot take it back. `safe` is
+    /// [`safe_victims`]: the kinds no piece can take safely, or that are not on the board,
+    /// are never looked at.
+    fn pressure(&self, safe: &[u8; 7], colour: usize) -> f64 {
+        let present = self.present[1 - colour];
         let mut total = 0.0;
         for &(s, a) in &self.pieces[colour][..self.n[colour]] {
-            if a == Kind::Cannon {
+            let mut victims = safe[a as usize] & present;
+            if a == Kind::Cannon || victims == 0 {
                 continue;
             }
             let rings = &RINGS[s.index()];
             let mut best = 0.0f64;
-            for v in BY_VALUE {
+            // The victims' kinds, the most valuable first.
+            while victims != 0 {
+                let v = BY_VALUE[victims.trailing_zeros() as usize];
+                victims &= victims - 1;
                 let worth = value(v);
                 // No piece of this kind or the next (worth no more) can beat `best`.
                 if worth <= best {
                     break;
                 }
                 let there = self.kinds[1 - colour][v as usize];
-                if there == 0 || !takes(a, v) || takes(v, a) {
-                    continue;
-                }
                 // The nearest piece of the kind: the value falls as the distance grows.
                 for (d, &ring) in rings.iter().enumerate().skip(1) {
                     let x = worth / (1.0 + d as f64);
@@ -724,11 +751,11 @@ mod tests {
             for _ in 0..20 {
                 let mut g = Banqi::start(o, Deal::random(&mut rng)).expect("a deal starts a game");
                 while g.outcome().is_none() {
-                    let caps = g.step_captures();
+                    let safe = safe_victims(&g.step_captures());
                     let up = FaceUp::of(&g);
                     for c in 0..2 {
                         assert_eq!(
-                            up.pressure(&caps, c).to_bits(),
+                            up.pressure(&safe, c).to_bits(),
                             pressure(&g, c).to_bits(),
                             "{o:?}"
                         );

@@ -2,6 +2,7 @@
 
 use salpakan_ai::games::{stratego as st, stratego_expert as sx};
 use salpakan_ai::{AiGame, Knowledge};
+use salpakan_engine::generals as gg;
 use salpakan_engine::stratego::{
     Army, Move, Piece, Setup, Setups, Square, Stratego, StrategoOptions,
 };
@@ -204,5 +205,49 @@ fn a_piece_the_enemy_can_take_next_is_as_good_as_lost() {
     assert!(
         expert < plain - 0.01,
         "the expert evaluation does not see the Scout as lost ({expert:.3} vs {plain:.3})"
+    );
+}
+
+/// The share of 400 samples of `b` in which the token that started on `start` is the Flag.
+fn generals_flag_share(b: &salpakan_ai::belief::Belief, start: gg::Square) -> f64 {
+    let t = b
+        .tokens()
+        .iter()
+        .position(|t| usize::from(t.start) == start.index())
+        .unwrap();
+    let mut rng = rng_from_seed(9);
+    let flags = (0..400)
+        .filter(|_| b.sample(&mut rng).unwrap()[t] == gg::Piece::Flag as u8)
+        .count();
+    flags as f64 / 400.0
+}
+
+#[test]
+fn a_piece_running_deep_into_our_half_is_likelier_the_flag_to_the_expert() {
+    let o = gg::GeneralsOptions::default();
+    let setup = |seat, text| gg::Setup::parse(seat, &o.army, text).unwrap();
+    let white = "a1:FLG b1:PVT c1:PVT d1:PVT e1:PVT f1:PVT g1:PVT h1:SPY i1:SPY \
+        a2:5G b2:4G c2:3G d2:2G e2:1G f2:COL g2:LTC h2:MAJ i2:CPT a3:1LT b3:2LT c3:SGT";
+    let black = "a8:FLG b8:PVT c8:PVT d8:PVT e8:PVT f8:PVT g8:PVT h8:SPY i8:SPY \
+        a7:5G b7:4G c7:3G d7:2G e7:1G f7:COL g7:LTC h7:MAJ i7:CPT a6:1LT b6:2LT c6:SGT";
+    let setups = gg::Setups([setup(Seat::First, white), setup(Seat::Second, black)]);
+    let mut m = Match::<gg::Generals>::start(&o, setups, &mut rng_from_seed(1)).unwrap();
+    // Black's piece from c6 walks to e3, five ranks deep into White's half, attacking
+    // nothing, while White shuffles its piece on b3.
+    let path = ["c6-c5", "c5-d5", "d5-d4", "d4-e4", "e4-e3"];
+    for (i, b) in path.iter().enumerate() {
+        m.play(if i % 2 == 0 { "b3-b4" } else { "b4-b3" }.parse().unwrap())
+            .unwrap();
+        m.play(b.parse().unwrap()).unwrap();
+    }
+    let k = Knowledge::of(&m, Seat::First);
+    let start: gg::Square = "c6".parse().unwrap();
+    let reference = generals_flag_share(&gg::Generals::belief(&k), start);
+    let expert = generals_flag_share(&gg::Generals::expert_belief(&k), start);
+    // The weights are 2 and 5 times an unmoved piece's Flag weight from its start rank;
+    // the counts and the other pieces' weights take part of it back.
+    assert!(
+        expert > 1.5 * reference && reference > 0.0,
+        "the runner is the Flag in {expert:.3} of the expert's samples, {reference:.3} of the reference's"
     );
 }

@@ -80,8 +80,6 @@ fn own_setup(k: &Knowledge<Generals>) -> Setup {
 
 /// The belief of `k`'s seat about the enemy army.
 #[must_use]
-// Over 100 lines: one replay of the seat's views applying, in order, each rule of docs/ai.md's
-// Belief section (challenge results, Flag rules, revealed ranks, priors) to the same tokens.
 pub fn belief(k: &Knowledge<Generals>) -> Belief {
     belief_with(k, &RUNNER)
 }
@@ -103,6 +101,8 @@ pub fn expert_belief(k: &Knowledge<Generals>) -> Belief {
 }
 
 /// [`belief`] with `runner[d]` the Flag weight of a piece standing `d` ranks deep.
+// Over 100 lines: one replay of the seat's views applying, in order, each rule of docs/ai.md's
+// Belief section (challenge results, Flag rules, revealed ranks, priors) to the same tokens.
 fn belief_with(k: &Knowledge<Generals>, runner: &[f64; RANKS as usize]) -> Belief {
     let me = k.seat();
     let enemy = me.other();

@@ -600,8 +600,6 @@ struct FaceUp {
     kinds: [[u32; 7]; 2],
     /// Each colour's face-up material, summed in square order.
     material: [f64; 2],
-    /// The kinds each colour has face up, a bit per place in [`BY_VALUE`].
-    present: [u8; 2],
 }
 
 /// For each attacking kind, the kinds it takes by a step and that cannot take it back by
@@ -627,7 +625,6 @@ impl FaceUp {
             n: [0; 2],
             kinds: [[0; 7]; 2],
             material: [0.0; 2],
-            present: [0; 2],
         };
         for (s, p) in g.face_up() {
             let c = p.color as usize;
@@ -635,13 +632,6 @@ impl FaceUp {
             up.n[c] += 1;
             up.kinds[c][p.kind as usize] |= 1 << s.index();
             up.material[c] += value(p.kind);
-        }
-        for (i, &k) in BY_VALUE.iter().enumerate() {
-            for c in 0..2 {
-                if up.kinds[c][k as usize] != 0 {
-                    up.present[c] |= 1 << i;
-                }
-            }
         }
         up
     }
@@ -652,7 +642,12 @@ impl FaceUp {
     /// [`safe_victims`]: the kinds no piece can take safely, or that are not on the board,
     /// are never looked at.
     fn pressure(&self, safe: &[u8; 7], colour: usize) -> f64 {
-        let present = self.present[1 - colour];
+        // The enemy kinds face up, a bit per place in `BY_VALUE`.
+        let present = BY_VALUE
+            .iter()
+            .enumerate()
+            .filter(|&(_, &k)| self.kinds[1 - colour][k as usize] != 0)
+            .fold(0u8, |m, (i, _)| m | 1 << i);
         let mut total = 0.0;
         for &(s, a) in &self.pieces[colour][..self.n[colour]] {
             let mut victims = safe[a as usize] & present;

@@ -251,3 +251,47 @@ fn a_piece_running_deep_into_our_half_is_likelier_the_flag_to_the_expert() {
         "the runner is the Flag in {expert:.3} of the expert's samples, {reference:.3} of the reference's"
     );
 }
+
+/// A Generals game with the army `army` (`code:count` list), the setups `white` and `black`
+/// (`square:code` lists), after `moves`.
+fn generals_game(army: &str, white: &str, black: &str, moves: &[&str]) -> gg::Generals {
+    use salpakan_engine::GameOptions;
+    let o = gg::GeneralsOptions::from_text(&format!("army={army}")).unwrap();
+    let setup = |seat, text| gg::Setup::parse(seat, &o.army, text).unwrap();
+    let setups = gg::Setups([setup(Seat::First, white), setup(Seat::Second, black)]);
+    let mut g = gg::Generals::start(&o, setups).unwrap();
+    for mv in moves {
+        g.play(mv.parse().unwrap()).unwrap();
+    }
+    g
+}
+
+#[test]
+fn a_flag_no_guard_can_save_from_an_enemy_piece_two_steps_away_is_likely_lost_to_the_expert() {
+    use salpakan_ai::games::generals as ai;
+    // Black's Five-star General walks to e3, two steps from White's Flag on e1, White to
+    // move. Only White's Spy beats it (its General would split with it): from i1 it cannot
+    // reach e2, where the General arrives next, before it takes the Flag; from f1 it can.
+    let moves = ["a1-a2", "e6-e5", "a2-a3", "e5-e4", "a3-a4", "e4-e3"];
+    let black = "e8:FLG e6:5G a8:SPY";
+    let army = "FLG:1,5G:1,SPY:1";
+    let open = generals_game(army, "e1:FLG a1:5G i1:SPY", black, &moves);
+    let guarded = generals_game(army, "e1:FLG a1:5G f1:SPY", black, &moves);
+    assert_eq!(open.to_move(), Some(Seat::First));
+    // The plain search sees no difference: the Spy stands on the back rank in both.
+    let plain = ai::search_evaluate(&open, Seat::First);
+    assert!((plain - ai::search_evaluate(&guarded, Seat::First)).abs() < 1e-9);
+    let (open_v, guarded_v) = (
+        ai::expert_evaluate(&open, Seat::First),
+        ai::expert_evaluate(&guarded, Seat::First),
+    );
+    assert!(
+        open_v < 0.8 * guarded_v,
+        "besieged {open_v:.3}, guarded {guarded_v:.3}"
+    );
+    // And Black counts the chance of taking the Flag as its own.
+    assert!(
+        ai::expert_evaluate(&open, Seat::Second)
+            > ai::expert_evaluate(&guarded, Seat::Second) + 0.1
+    );
+}

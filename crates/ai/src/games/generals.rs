@@ -420,6 +420,75 @@ pub fn search_evaluate(g: &Generals, seat: Seat) -> f64 {
 /// The evaluation's reward (in logits) for a Flag that wins its race.
 const RACE: f64 = 4.0;
 
+/// The `expert`'s leaf evaluation: [`search_evaluate`] with its logit compressed
+/// ([`COMPRESS`]), and the chance that a besieged Flag falls (see [`siege`]) taken off its
+/// side's winning chance. The chance is counted apart from the rest: a side far ahead in
+/// material still loses the game with its Flag, where a penalty in logits would vanish in
+/// an evaluation near 1 (where the search, finding every move as good, spreads its
+/// iterations evenly).
+#[must_use]
+pub fn expert_evaluate(g: &Generals, seat: Seat) -> f64 {
+    if let Some(v) = terminal(g, seat) {
+        return v;
+    }
+    let Some(mover) = g.to_move() else {
+        return search_evaluate(g, seat);
+    };
+    let mut v = squash(COMPRESS * super::logit(search_evaluate(g, seat)));
+    for s in Square::all() {
+        if let Some((side, Piece::Flag)) = g.at(s) {
+            let falls = siege(g, side, s, mover == side);
+            if side == seat {
+                v *= 1.0 - falls;
+            } else {
+                v += (1.0 - v) * falls;
+            }
+        }
+    }
+    v
+}
+
+/// How much the `expert` compresses the search's evaluation (its logit), so that a side far
+/// ahead still sees what it gains by winning now and what it risks.
+const COMPRESS: f64 = 0.5;
+
+/// The chance that a besieged Flag falls, by the besieger's distance to it.
+const SIEGE: [f64; 4] = [0.0, 0.5, 0.3, 0.15];
+
+/// How besieged `side`'s Flag on `f` is: the chance ([`SIEGE`]) that it falls to the
+/// nearest enemy piece, at most three steps from the Flag, that can arrive next to it with
+/// no piece of `side` able to take (or split with) it there in time. Such a piece takes the Flag unless the
+/// Flag flees; a shallow search sees it too late, when the besieger already stands next to
+/// the Flag. `side_moves`: `side` is to move (a besieger next to the Flag with its own side
+/// to move is [`search_evaluate`]'s threat).
+fn siege(g: &Generals, side: Seat, f: Square, side_moves: bool) -> f64 {
+    let mut worst: f64 = 0.0;
+    for s in Square::all() {
+        let Some((o, p)) = g.at(s) else { continue };
+        let d = s.steps_to(f);
+        if o == side || d > 3 || (d == 1 && !side_moves) || SIEGE[usize::from(d)] <= worst {
+            continue;
+        }
+        // The besieger arrives on a square `a` next to the Flag after d - 1 moves and takes
+        // the Flag with the next; meanwhile `side` moves `reach` times, the last of them a
+        // challenge on `a`.
+        let reach = d - u8::from(!side_moves);
+        let open = Square::all().any(|a| {
+            a.steps_to(f) == 1
+                && s.steps_to(a) + 1 == d
+                && !Square::all().any(|q| {
+                    q.steps_to(a) <= reach
+                        && matches!(g.at(q), Some((o, k)) if o == side && k != Piece::Flag
+                            && duel(k, p) != Duel::DefenderWins)
+                })
+        });
+        if open {
+            worst = SIEGE[usize::from(d)];
+        }
+    }
+    worst
+}
+
 /// Whether `side`'s Flag on `f` reaches the far rank before any enemy piece can stop it,
 /// going straight ahead: an enemy piece stops it if it can stand next to the Flag's square
 /// when its side is to move (and then take it), at some point of the Flag's way, the
@@ -478,6 +547,10 @@ impl AiGame for Generals {
 
     fn search_evaluate(g: &Self, seat: Seat) -> f64 {
         search_evaluate(g, seat)
+    }
+
+    fn expert_evaluate(g: &Self, seat: Seat, _ctx: &()) -> f64 {
+        expert_evaluate(g, seat)
     }
 
     fn view_move(view: &GeneralsView) -> Move {

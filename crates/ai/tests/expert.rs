@@ -270,8 +270,9 @@ fn generals_game(army: &str, white: &str, black: &str, moves: &[&str]) -> gg::Ge
 fn a_flag_no_guard_can_save_from_an_enemy_piece_two_steps_away_is_likely_lost_to_the_expert() {
     use salpakan_ai::games::generals as ai;
     // Black's Five-star General walks to e3, two steps from White's Flag on e1, White to
-    // move. Only White's Spy beats it (its General would split with it): from i1 it cannot
-    // reach e2, where the General arrives next, before it takes the Flag; from f1 it can.
+    // move, while White's own General walks off to a4 (it would split with it). White's Spy
+    // takes it: from i1 it cannot reach e2, where the General arrives next, before it takes
+    // the Flag; from f1 it can.
     let moves = ["a1-a2", "e6-e5", "a2-a3", "e5-e4", "a3-a4", "e4-e3"];
     let black = "e8:FLG e6:5G a8:SPY";
     let army = "FLG:1,5G:1,SPY:1";

@@ -769,6 +769,29 @@ fn no_leak_twins_are_found_and_compared() {
     assert!(n >= 30, "only {n} twins compared");
 }
 
+#[test]
+fn no_leak_twins_leave_out_a_pair_of_which_one_ended_with_a_side_unable_to_move() {
+    // Blue's Sergeant shuffles i7-i6 until the two-squares rule stops it; Blue's other
+    // pieces with room to move are Bombs or its Flag: Blue loses at once. In a twin where
+    // one of those unmoved pieces is movable, the game goes on (found by the proptest
+    // below).
+    let o = StrategoOptions::from_text("max_quiet_plies=400").unwrap();
+    let mut m = Match::<Stratego>::random(&o, 946_840).unwrap();
+    let mut rng = rng_from_seed(946_840 ^ 77);
+    for _ in 0..12 {
+        let mv = m.game().random_move(&mut rng).unwrap();
+        m.play(mv).unwrap();
+    }
+    assert_eq!(
+        m.game().outcome().map(|o| o.reason),
+        Some(EndReason::NoLegalMoves)
+    );
+    assert!(
+        matches!(twin_check(946_840, 12), Err(TestCaseError::Reject(_))),
+        "the pair is left out"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     #[test]

@@ -263,21 +263,24 @@ async function fullTable(/** @type {string} */ game, /** @type {Record<string,st
   return { a, b, id };
 }
 
-/** Play greedily until the game ends: each side moves `piece` toward where `target(seat)` stands. */
-async function playOut(/** @type {any} */ t, /** @type {string[]} */ seatNames, /** @type {(seat: string) => {piece: string, target: string|null, avoid?: string|null}} */ plan) {
+/**
+ * Play greedily until the game ends: each side moves `piece` toward where `target(seat)`
+ * stands (away from it with `flee`).
+ */
+async function playOut(/** @type {any} */ t, /** @type {string[]} */ seatNames, /** @type {(seat: string) => {piece: string, target: string|null, avoid?: string|null, flee?: boolean}} */ plan) {
   const turns = [{ ver: -1 }, { ver: -1 }];
   for (let ply = 0; ply < 200; ply++) {
     const i = ply % 2;
     const p = i === 0 ? t.a : t.b;
     const moves = await waitTurn(p.page, p.frames, t.id, turns[i]);
     if (!moves) return;
-    const { piece, target, avoid } = plan(seatNames[i]);
+    const { piece, target, avoid, flee } = plan(seatNames[i]);
     const from = own(p.frames, t.id, seatNames[i], piece);
     const mine = moves.filter((/** @type {string} */ m) => m.startsWith(`${from}-`) && m.split('-')[1] !== avoid);
     const pool = mine.length ? mine : moves;
     const d = target ? pathLengths(target, lastObservation(p.frames, t.id)) : null;
     const far = (/** @type {string} */ m) => (d ? d.get(m.split('-')[1]) ?? 999 : 0);
-    const best = [...pool].sort((x, y) => far(x) - far(y))[0];
+    const best = [...pool].sort((x, y) => (flee ? far(y) - far(x) : far(x) - far(y)))[0];
     await clickMove(p.page, best);
   }
   throw new Error('the scripted game did not end');
@@ -311,7 +314,8 @@ test('full arbiter, two phones, Game of the Generals (flag_rule=electronic): the
 });
 
 test('full arbiter, two phones, Stratego: both ranks of the attack, the Flag captured', { timeout: 120000 }, async () => {
-  // Red: a Flag and a Miner; Blue: a Flag and a Miner. Red's Miner goes for Blue's Flag; Blue's keeps away.
+  // Red: a Flag and a Miner; Blue: a Flag and a Miner. Red's Miner goes for Blue's Flag; Blue's
+  // keeps away from it (two Miners that meet are both removed, and neither side can move).
   const t = await fullTable('stratego', { army: 'F:1,3:1' });
   const flagOf = () => {
     // Red learns where Blue's Flag is only when it is taken: the script knows both armies.
@@ -319,7 +323,7 @@ test('full arbiter, two phones, Stratego: both ranks of the attack, the Flag cap
   };
   await playOut(t, ['red', 'blue'], (seat) => seat === 'red'
     ? { piece: '3', target: flagOf(), avoid: own(t.b.frames, t.id, 'blue', '3') }
-    : { piece: '3', target: null, avoid: own(t.a.frames, t.id, 'red', '3') });
+    : { piece: '3', target: own(t.a.frames, t.id, 'red', '3'), avoid: own(t.a.frames, t.id, 'red', '3'), flee: true });
   for (const p of [t.a, t.b]) {
     await p.page.locator('.status.over').waitFor();
     assert.equal(endOf(p.frames, t.id).result.reason, 'flag_captured');

@@ -457,10 +457,10 @@ const SIEGE: [f64; 4] = [0.0, 0.5, 0.3, 0.15];
 
 /// How besieged `side`'s Flag on `f` is: the chance ([`SIEGE`]) that it falls to the
 /// nearest enemy piece, at most three steps from the Flag, that can arrive next to it with
-/// no piece of `side` able to take (or split with) it there in time. Such a piece takes the Flag unless the
-/// Flag flees; a shallow search sees it too late, when the besieger already stands next to
-/// the Flag. `side_moves`: `side` is to move (a besieger next to the Flag with its own side
-/// to move is [`search_evaluate`]'s threat).
+/// no piece of `side` able to take (or split with) it there in time. Such a piece takes the
+/// Flag unless the Flag flees; a shallow search sees it too late, when the besieger already
+/// stands next to the Flag. `side_moves`: `side` is to move (a besieger next to the Flag
+/// with its own side to move is [`search_evaluate`]'s threat).
 fn siege(g: &Generals, side: Seat, f: Square, side_moves: bool) -> f64 {
     let mut worst: f64 = 0.0;
     for s in Square::all() {

@@ -4,7 +4,7 @@ use salpakan_ai::games::{stratego as st, stratego_expert as sx};
 use salpakan_ai::{AiGame, Knowledge};
 use salpakan_engine::generals as gg;
 use salpakan_engine::stratego::{
-    Army, Move, Piece, Setup, Setups, Square, Stratego, StrategoOptions,
+    Army, Move, Piece, Setup, SetupArea, Setups, Square, Stratego, StrategoOptions,
 };
 use salpakan_engine::{Game, Match, Seat, rng_from_seed};
 
@@ -205,6 +205,69 @@ fn a_piece_the_enemy_can_take_next_is_as_good_as_lost() {
     assert!(
         expert < plain - 0.01,
         "the expert evaluation does not see the Scout as lost ({expert:.3} vs {plain:.3})"
+    );
+}
+
+#[test]
+fn a_miner_at_the_door_of_a_bombed_in_flag_with_no_guard_in_time_likely_takes_it() {
+    // First's Flag on a1 behind its Bombs on a2 and b1; Second's Miner stands on c1, next to
+    // the Bomb on b1, Second to move: it takes the Bomb, then the Flag. First's Marshal on b2
+    // can take it on b1 in between; from f5 it cannot.
+    let mut o = small_options();
+    o.setup_area = SetupArea::Board;
+    let setups = |marshal: Square| {
+        Setups([
+            Setup::new(
+                Seat::First,
+                &o,
+                &[
+                    (s(0, 0), Piece::Flag),
+                    (s(0, 1), Piece::Bomb),
+                    (s(1, 0), Piece::Bomb),
+                    (marshal, Piece::Marshal),
+                    (s(9, 3), Piece::Scout),
+                    (s(7, 3), Piece::Miner),
+                ],
+            )
+            .unwrap(),
+            Setup::new(
+                Seat::Second,
+                &o,
+                &[
+                    (s(9, 9), Piece::Flag),
+                    (s(8, 9), Piece::Bomb),
+                    (s(9, 8), Piece::Bomb),
+                    (s(4, 6), Piece::Marshal),
+                    (s(0, 6), Piece::Scout),
+                    (s(2, 0), Piece::Miner),
+                ],
+            )
+            .unwrap(),
+        ])
+    };
+    let play = |marshal: Square| {
+        let mut g = Stratego::start(&o, setups(marshal)).unwrap();
+        g.play(Move::new(s(9, 3), s(9, 4))).unwrap();
+        g
+    };
+    let (open, guarded) = (play(s(5, 4)), play(s(1, 1)));
+    assert_eq!(open.to_move(), Some(Seat::Second));
+    let m = Match::<Stratego>::start(&o, setups(s(5, 4)), &mut rng_from_seed(1)).unwrap();
+    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
+    // The plain evaluation sees about the same position: the Marshal stands elsewhere.
+    let plain = st::evaluate(&open, Seat::First) - st::evaluate(&guarded, Seat::First);
+    assert!(plain.abs() < 0.05, "plain difference {plain:.3}");
+    let (open_v, guarded_v) = (
+        sx::evaluate(&open, Seat::First, &ctx),
+        sx::evaluate(&guarded, Seat::First, &ctx),
+    );
+    assert!(
+        open_v < 0.7 * guarded_v,
+        "besieged {open_v:.3}, guarded {guarded_v:.3}"
+    );
+    // And Second counts the chance of taking the Flag as its own.
+    assert!(
+        sx::evaluate(&open, Seat::Second, &ctx) > sx::evaluate(&guarded, Seat::Second, &ctx) + 0.1
     );
 }
 

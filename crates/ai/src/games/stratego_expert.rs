@@ -1,8 +1,9 @@
 //! Stratego knowledge of the `expert` bot, from the games `mcts` lost (`docs/ai.md`):
 //! pieces that never move are likelier Bombs or the Flag, pieces that charge at our known
 //! pieces are likelier strong, high pieces do not probe unmoved pieces, the movable army
-//! and the Bombs around the Flag are worth keeping, Miners near them are a threat, and a
-//! piece the side to move can take is as good as taken (the Spy first of all).
+//! and the Bombs around the Flag are worth keeping, Miners near them are a threat, a piece
+//! the side to move can take is as good as taken (the Spy first of all), and a Flag that an
+//! enemy piece can reach before any guard is likely lost.
 
 use salpakan_engine::stratego::{Duel, Move, Piece, Square, Stratego};
 use salpakan_engine::{Game, GameKind, Seat};
@@ -218,7 +219,12 @@ struct Side {
 /// - the Spy: +0.15 for a Spy next to its own Marshal or General;
 /// - the threat: the side to move's best attack on a neighbour (the value it wins, less
 ///   what it loses; the Flag counts 20), × 0.6 of the material scale, for the side to move
-///   (so a piece left next to a stronger enemy piece, the Spy above all, is as good as lost).
+///   (so a piece left next to a stronger enemy piece, the Spy above all, is as good as lost);
+///
+/// and then, as a chance rather than in logits, a besieged Flag (see [`siege`]): the chance
+/// that it falls is taken off its side's winning chance (added for the enemy's Flag). A
+/// penalty in logits would vanish when one side is far ahead (every move then looks as good,
+/// and the search spreads its iterations evenly); a chance does not.
 #[must_use]
 pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
     if let Some(v) = terminal(g, seat) {
@@ -290,5 +296,68 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
         let sign = if mover == seat { 1.0 } else { -1.0 };
         x += sign * best * 0.22 * 0.6;
     }
-    squash(x)
+    let mut v = squash(x);
+    if let Some(mover) = g.to_move() {
+        for side in Seat::BOTH {
+            let Some(f) = sides[side.index()].flag else {
+                continue;
+            };
+            let falls = siege(g, side, f, mover == side);
+            if side == seat {
+                v *= 1.0 - falls;
+            } else {
+                v += (1.0 - v) * falls;
+            }
+        }
+    }
+    v
+}
+
+/// The chance that a besieged Flag falls, by the besieger's distance to it.
+const SIEGE: [f64; 4] = [0.0, 0.8, 0.5, 0.25];
+
+/// How besieged `side`'s Flag on `f` is: the chance ([`SIEGE`]) that it falls to the
+/// nearest movable enemy piece, at most three steps from the Flag, that can arrive next to
+/// it (on an empty square, or taking what stands there: a Miner takes a Bomb) with no piece
+/// of `side` able to take (or trade with) it there in time. The Flag cannot flee: a dig
+/// seen only when the Miner stands next to the Flag is seen too late. `side_moves`: `side`
+/// is to move.
+fn siege(g: &Stratego, side: Seat, f: Square, side_moves: bool) -> f64 {
+    let options = g.options();
+    let mut worst: f64 = 0.0;
+    for s in Square::all() {
+        let Some((o, p)) = g.at(s) else { continue };
+        let d = s.steps_to(f);
+        if o == side
+            || !p.is_movable()
+            || d > 3
+            || (d == 1 && !side_moves)
+            || SIEGE[usize::from(d)] <= worst
+        {
+            continue;
+        }
+        // The besieger arrives on `a` next to the Flag after d - 1 moves and takes the Flag
+        // with the next; meanwhile `side` moves `reach` times, the last a challenge on `a`.
+        let reach = d - u8::from(!side_moves);
+        let open = neighbours(f).any(|a| {
+            let enters = match g.at(a) {
+                _ if a == s => true,
+                _ if a.is_lake() => false,
+                None => true,
+                Some((o, q)) => o == side && options.battle(p, q) == Duel::AttackerWins,
+            };
+            enters
+                && s.steps_to(a) + 1 == d
+                && !Square::all().any(|q| {
+                    q != a
+                        && q.steps_to(a) <= reach
+                        && matches!(g.at(q), Some((o, k)) if o == side && k.is_movable()
+                            && options.battle(k, p) != Duel::DefenderWins)
+                })
+        });
+        if open {
+            worst = SIEGE[usize::from(d)];
+        }
+    }
+    worst
 }

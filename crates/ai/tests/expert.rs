@@ -87,35 +87,34 @@ fn small_options() -> StrategoOptions {
     StrategoOptions::default().with_army(Army::custom(c).unwrap())
 }
 
+/// A setup of the small army of [`small_options`]: the Flag, its two Bombs, the Marshal, the
+/// Scout and the Miner, on these squares in that order.
+fn small_setup(seat: Seat, o: &StrategoOptions, squares: [Square; 6]) -> Setup {
+    let pieces = [
+        Piece::Flag,
+        Piece::Bomb,
+        Piece::Bomb,
+        Piece::Marshal,
+        Piece::Scout,
+        Piece::Miner,
+    ];
+    let placements: Vec<(Square, Piece)> = squares.into_iter().zip(pieces).collect();
+    Setup::new(seat, o, &placements).unwrap()
+}
+
 #[test]
 fn a_high_piece_leaves_an_unmoved_piece_likely_a_bomb_to_the_miners() {
     let o = small_options();
-    let first = Setup::new(
+    let first = small_setup(
         Seat::First,
         &o,
-        &[
-            (s(0, 0), Piece::Flag),
-            (s(0, 1), Piece::Bomb),
-            (s(1, 0), Piece::Bomb),
-            (s(4, 3), Piece::Marshal),
-            (s(9, 3), Piece::Scout),
-            (s(7, 3), Piece::Miner),
-        ],
-    )
-    .unwrap();
-    let second = Setup::new(
+        [s(0, 0), s(0, 1), s(1, 0), s(4, 3), s(9, 3), s(7, 3)],
+    );
+    let second = small_setup(
         Seat::Second,
         &o,
-        &[
-            (s(9, 9), Piece::Flag),
-            (s(4, 6), Piece::Bomb),
-            (s(8, 9), Piece::Bomb),
-            (s(1, 9), Piece::Marshal),
-            (s(0, 6), Piece::Scout),
-            (s(2, 9), Piece::Miner),
-        ],
-    )
-    .unwrap();
+        [s(9, 9), s(4, 6), s(8, 9), s(1, 9), s(0, 6), s(2, 9)],
+    );
     let mut m =
         Match::<Stratego>::start(&o, Setups([first, second]), &mut rng_from_seed(1)).unwrap();
     for (a, b) in [
@@ -150,32 +149,16 @@ fn a_piece_the_enemy_can_take_next_is_as_good_as_lost() {
     let o = small_options();
     let setups = |scout: Square| {
         Setups([
-            Setup::new(
+            small_setup(
                 Seat::First,
                 &o,
-                &[
-                    (s(0, 0), Piece::Flag),
-                    (s(0, 1), Piece::Bomb),
-                    (s(1, 0), Piece::Bomb),
-                    (s(4, 3), Piece::Marshal),
-                    (scout, Piece::Scout),
-                    (s(7, 3), Piece::Miner),
-                ],
-            )
-            .unwrap(),
-            Setup::new(
+                [s(0, 0), s(0, 1), s(1, 0), s(4, 3), scout, s(7, 3)],
+            ),
+            small_setup(
                 Seat::Second,
                 &o,
-                &[
-                    (s(9, 9), Piece::Flag),
-                    (s(4, 6), Piece::Bomb),
-                    (s(8, 9), Piece::Bomb),
-                    (s(9, 6), Piece::Marshal),
-                    (s(0, 6), Piece::Scout),
-                    (s(2, 9), Piece::Miner),
-                ],
-            )
-            .unwrap(),
+                [s(9, 9), s(4, 6), s(8, 9), s(9, 6), s(0, 6), s(2, 9)],
+            ),
         ])
     };
     // Second's Marshal walks j7-j6-j5 while First's Miner walks h4-h3-g3: then Second is
@@ -217,32 +200,16 @@ fn a_miner_at_the_door_of_a_bombed_in_flag_with_no_guard_in_time_likely_takes_it
     o.setup_area = SetupArea::Board;
     let setups = |marshal: Square| {
         Setups([
-            Setup::new(
+            small_setup(
                 Seat::First,
                 &o,
-                &[
-                    (s(0, 0), Piece::Flag),
-                    (s(0, 1), Piece::Bomb),
-                    (s(1, 0), Piece::Bomb),
-                    (marshal, Piece::Marshal),
-                    (s(9, 3), Piece::Scout),
-                    (s(7, 3), Piece::Miner),
-                ],
-            )
-            .unwrap(),
-            Setup::new(
+                [s(0, 0), s(0, 1), s(1, 0), marshal, s(9, 3), s(7, 3)],
+            ),
+            small_setup(
                 Seat::Second,
                 &o,
-                &[
-                    (s(9, 9), Piece::Flag),
-                    (s(8, 9), Piece::Bomb),
-                    (s(9, 8), Piece::Bomb),
-                    (s(4, 6), Piece::Marshal),
-                    (s(0, 6), Piece::Scout),
-                    (s(2, 0), Piece::Miner),
-                ],
-            )
-            .unwrap(),
+                [s(9, 9), s(8, 9), s(9, 8), s(4, 6), s(0, 6), s(2, 0)],
+            ),
         ])
     };
     let play = |marshal: Square| {

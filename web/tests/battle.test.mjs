@@ -155,6 +155,19 @@ test('a Generals challenge is announced in the seat\'s words and never names a h
 test('a Stratego attack is announced with both ranks, as its rules show them to everyone', { timeout: 240000 }, async () => {
   const { page, context, frames, errors } = await newPage(chrome.browser, DESKTOP, { reducedMotion: 'reduce' });
   page.on('dialog', (d) => d.accept());
+  // Every announcement is noted as it appears: the bot may answer at once with a battle of its
+  // own, which replaces the one on the board before the test could look at it.
+  await page.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.__pops = [];
+    new MutationObserver((changes) => {
+      for (const c of changes) for (const n of c.addedNodes) {
+        if (n instanceof HTMLElement && n.classList.contains('battle-pop')) {
+          w.__pops.push({ square: n.dataset.square, text: n.querySelector('.battle-text')?.textContent ?? '', hidden: n.querySelectorAll('.fighter.hidden').length });
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
   const game = await botGame(page, server.url, 'Cid', { game: 'stratego', title: 'Stratego', options: { army: 'duel' }, clock: 'none' });
   await page.getByRole('heading', { name: 'Set up your army' }).waitFor();
   const me = (await page.locator('.setup-head h1').textContent())?.includes('Red') ? 'red' : 'blue';
@@ -178,12 +191,15 @@ test('a Stratego attack is announced with both ranks, as its rules show them to 
     for (let i = 0; i < 40 && !attack; i++) { attack = attackIn(); if (!attack) await page.waitForTimeout(50); }
   }
   assert.ok(attack, 'an attack happened');
-  const pop = page.locator(`.battle-pop[data-square="${attack.to}"]`);
-  await pop.waitFor({ timeout: 3000 });
-  const said = (await pop.locator('.battle-text').textContent()) ?? '';
+  const at = attack.to;
+  await page.waitForFunction((sq) => /** @type {any} */ (window).__pops.some((p) => p.square === sq), at, { timeout: 3000 });
+  /** @type {{square: string, text: string, hidden: number}[]} */
+  const pops = (await page.evaluate(() => /** @type {any} */ (window).__pops)).filter((/** @type {any} */ p) => p.square === at);
   const names = { '10': 'Marshal', '9': 'General', '3': 'Miner', '2': 'Scout', S: 'Spy', B: 'Bomb', F: 'Flag' };
-  for (const code of [attack.attack.attacker, attack.attack.defender]) assert.ok(said.includes(/** @type {any} */ (names)[code]), `both ranks are named: ${said}`);
-  assert.equal(await pop.locator('.fighter.hidden').count(), 0, 'both pieces are drawn face up');
+  const both = (/** @type {string} */ said) => [attack.attack.attacker, attack.attack.defender].every((code) => said.includes(/** @type {any} */ (names)[code]));
+  const pop = pops.find((p) => both(p.text));
+  assert.ok(pop, `both ranks are named: ${pops.map((p) => p.text).join(' / ')}`);
+  assert.equal(pop.hidden, 0, 'both pieces are drawn face up');
   assert.deepEqual(errors, []);
   await context.close();
 });

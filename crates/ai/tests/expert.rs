@@ -326,3 +326,27 @@ fn a_flag_no_guard_can_save_from_an_enemy_piece_two_steps_away_is_likely_lost_to
             > ai::expert_evaluate(&guarded, Seat::Second) + 0.1
     );
 }
+
+#[test]
+fn a_guard_walled_in_by_its_own_pieces_does_not_save_the_flag_in_time() {
+    use salpakan_ai::games::generals as ai;
+    // As above, with White's Spy on f1, two steps from e2 where Black's General arrives
+    // next: with f2 free it gets there in time; with its own Private on f2 (and the Flag on
+    // e1) every way is shut, and the Private cannot take a General.
+    let moves = ["a1-a2", "e6-e5", "a2-a3", "e5-e4", "a3-a4", "e4-e3"];
+    let black = "e8:FLG e6:5G a8:SPY a7:PVT";
+    let army = "FLG:1,5G:1,SPY:1,PVT:1";
+    let walled = generals_game(army, "e1:FLG a1:5G f1:SPY f2:PVT", black, &moves);
+    let free = generals_game(army, "e1:FLG a1:5G f1:SPY i2:PVT", black, &moves);
+    // The plain search sees no difference.
+    let plain = ai::search_evaluate(&walled, Seat::First);
+    assert!((plain - ai::search_evaluate(&free, Seat::First)).abs() < 1e-9);
+    let (walled_v, free_v) = (
+        ai::expert_evaluate(&walled, Seat::First),
+        ai::expert_evaluate(&free, Seat::First),
+    );
+    assert!(
+        walled_v < 0.8 * free_v,
+        "walled in {walled_v:.3}, free {free_v:.3}"
+    );
+}

@@ -457,12 +457,14 @@ const SIEGE: [f64; 4] = [0.0, 0.5, 0.3, 0.15];
 
 /// How besieged `side`'s Flag on `f` is: the chance ([`SIEGE`]) that it falls to the
 /// nearest enemy piece, at most three steps from the Flag, that can arrive next to it with
-/// no piece of `side` able to take (or split with) it there in time. Such a piece takes the
-/// Flag unless the Flag flees; a shallow search sees it too late, when the besieger already
-/// stands next to the Flag. `side_moves`: `side` is to move (a besieger next to the Flag
-/// with its own side to move is [`search_evaluate`]'s threat).
+/// no piece of `side` able to take (or split with) it there in time, walking over empty
+/// squares ([`arrivals`]). Such a piece takes the Flag unless the Flag flees; a shallow
+/// search sees it too late, when the besieger already stands next to the Flag. `side_moves`:
+/// `side` is to move (a besieger next to the Flag with its own side to move is
+/// [`search_evaluate`]'s threat).
 fn siege(g: &Generals, side: Seat, f: Square, side_moves: bool) -> f64 {
     let mut worst: f64 = 0.0;
+    let mut empty = None;
     for s in Square::all() {
         let Some((o, p)) = g.at(s) else { continue };
         let d = s.steps_to(f);
@@ -473,20 +475,59 @@ fn siege(g: &Generals, side: Seat, f: Square, side_moves: bool) -> f64 {
         // the Flag with the next; meanwhile `side` moves `reach` times, the last of them a
         // challenge on `a`.
         let reach = d - u8::from(!side_moves);
+        let empty = *empty.get_or_insert_with(|| empty_squares(g));
         let open = Square::all().any(|a| {
-            a.steps_to(f) == 1
-                && s.steps_to(a) + 1 == d
-                && !Square::all().any(|q| {
-                    q.steps_to(a) <= reach
-                        && matches!(g.at(q), Some((o, k)) if o == side && k != Piece::Flag
+            if a.steps_to(f) != 1 || s.steps_to(a) + 1 != d {
+                return false;
+            }
+            let from = arrivals(a, reach, empty);
+            !Square::all().any(|q| {
+                from & (1 << q.index()) != 0
+                    && matches!(g.at(q), Some((o, k)) if o == side && k != Piece::Flag
                             && duel(k, p) != Duel::DefenderWins)
-                })
+            })
         });
         if open {
             worst = SIEGE[usize::from(d)];
         }
     }
     worst
+}
+
+/// The squares of the board as bits (`a1` = bit 0, by [`Square::index`]).
+const BOARD: u128 = (1 << (FILES as u32 * RANKS as u32)) - 1;
+/// The squares of the a-file and of the i-file.
+const FILE_A: u128 = {
+    let mut m = 0;
+    let mut r = 0;
+    while r < RANKS {
+        m |= 1 << (r as u32 * FILES as u32);
+        r += 1;
+    }
+    m
+};
+const FILE_I: u128 = FILE_A << (FILES - 1);
+
+/// The empty squares.
+fn empty_squares(g: &Generals) -> u128 {
+    Square::all()
+        .filter(|&s| g.at(s).is_none())
+        .fold(0, |m, s| m | 1 << s.index())
+}
+
+/// The squares from which a piece can stand on `a` (or challenge what stands there) within
+/// `moves` single steps, passing only over `empty` squares: a guard walled in by its own
+/// side's pieces does not arrive in time.
+fn arrivals(a: Square, moves: u8, empty: u128) -> u128 {
+    let target = 1u128 << a.index();
+    let mut from = target;
+    for _ in 0..moves {
+        let pass = from & (empty | target);
+        from |=
+            ((pass << FILES) | (pass >> FILES) | ((pass & !FILE_I) << 1) | ((pass & !FILE_A) >> 1))
+                & BOARD;
+    }
+    from
 }
 
 /// Whether `side`'s Flag on `f` reaches the far rank before any enemy piece can stop it,

@@ -296,6 +296,10 @@ fn generals_game(army: &str, white: &str, black: &str, moves: &[&str]) -> gg::Ge
     g
 }
 
+/// White's General walks from a1 to a4 while Black's Five-star General walks from e6 to e3,
+/// two steps from White's Flag on e1; White to move.
+const GENERAL_TO_E3: [&str; 6] = ["a1-a2", "e6-e5", "a2-a3", "e5-e4", "a3-a4", "e4-e3"];
+
 #[test]
 fn a_flag_no_guard_can_save_from_an_enemy_piece_two_steps_away_is_likely_lost_to_the_expert() {
     use salpakan_ai::games::generals as ai;
@@ -303,11 +307,10 @@ fn a_flag_no_guard_can_save_from_an_enemy_piece_two_steps_away_is_likely_lost_to
     // move, while White's own General walks off to a4 (it would split with it). White's Spy
     // takes it: from i1 it cannot reach e2, where the General arrives next, before it takes
     // the Flag; from f1 it can.
-    let moves = ["a1-a2", "e6-e5", "a2-a3", "e5-e4", "a3-a4", "e4-e3"];
     let black = "e8:FLG e6:5G a8:SPY";
     let army = "FLG:1,5G:1,SPY:1";
-    let open = generals_game(army, "e1:FLG a1:5G i1:SPY", black, &moves);
-    let guarded = generals_game(army, "e1:FLG a1:5G f1:SPY", black, &moves);
+    let open = generals_game(army, "e1:FLG a1:5G i1:SPY", black, &GENERAL_TO_E3);
+    let guarded = generals_game(army, "e1:FLG a1:5G f1:SPY", black, &GENERAL_TO_E3);
     assert_eq!(open.to_move(), Some(Seat::First));
     // The plain search sees no difference: the Spy stands on the back rank in both.
     let plain = ai::search_evaluate(&open, Seat::First);
@@ -333,11 +336,10 @@ fn a_guard_walled_in_by_its_own_pieces_does_not_save_the_flag_in_time() {
     // As above, with White's Spy on f1, two steps from e2 where Black's General arrives
     // next: with f2 free it gets there in time; with its own Private on f2 (and the Flag on
     // e1) every way is shut, and the Private cannot take a General.
-    let moves = ["a1-a2", "e6-e5", "a2-a3", "e5-e4", "a3-a4", "e4-e3"];
     let black = "e8:FLG e6:5G a8:SPY a7:PVT";
     let army = "FLG:1,5G:1,SPY:1,PVT:1";
-    let walled = generals_game(army, "e1:FLG a1:5G f1:SPY f2:PVT", black, &moves);
-    let free = generals_game(army, "e1:FLG a1:5G f1:SPY i2:PVT", black, &moves);
+    let walled = generals_game(army, "e1:FLG a1:5G f1:SPY f2:PVT", black, &GENERAL_TO_E3);
+    let free = generals_game(army, "e1:FLG a1:5G f1:SPY i2:PVT", black, &GENERAL_TO_E3);
     // The plain search sees no difference.
     let plain = ai::search_evaluate(&walled, Seat::First);
     assert!((plain - ai::search_evaluate(&free, Seat::First)).abs() < 1e-9);

@@ -496,7 +496,7 @@ fn siege(g: &Generals, side: Seat, f: Square, side_moves: bool) -> f64 {
 
 /// The squares of the board as bits (`a1` = bit 0, by [`Square::index`]).
 const BOARD: u128 = (1 << (FILES as u32 * RANKS as u32)) - 1;
-/// The squares of the a-file and of the i-file.
+/// The squares of the a-file.
 const FILE_A: u128 = {
     let mut m = 0;
     let mut r = 0;
@@ -506,6 +506,7 @@ const FILE_A: u128 = {
     }
     m
 };
+/// The squares of the i-file.
 const FILE_I: u128 = FILE_A << (FILES - 1);
 
 /// The empty squares.

@@ -300,6 +300,21 @@ fn generals_game(army: &str, white: &str, black: &str, moves: &[&str]) -> gg::Ge
 /// two steps from White's Flag on e1; White to move.
 const GENERAL_TO_E3: [&str; 6] = ["a1-a2", "e6-e5", "a2-a3", "e5-e4", "a3-a4", "e4-e3"];
 
+/// White's expert evaluation of `a` and of `b`, two positions the plain search evaluation
+/// (White's) holds equal.
+fn expert_values_where_the_plain_search_sees_none(
+    a: &gg::Generals,
+    b: &gg::Generals,
+) -> (f64, f64) {
+    use salpakan_ai::games::generals as ai;
+    let plain = ai::search_evaluate(a, Seat::First);
+    assert!((plain - ai::search_evaluate(b, Seat::First)).abs() < 1e-9);
+    (
+        ai::expert_evaluate(a, Seat::First),
+        ai::expert_evaluate(b, Seat::First),
+    )
+}
+
 #[test]
 fn a_flag_no_guard_can_save_from_an_enemy_piece_two_steps_away_is_likely_lost_to_the_expert() {
     use salpakan_ai::games::generals as ai;
@@ -313,12 +328,7 @@ fn a_flag_no_guard_can_save_from_an_enemy_piece_two_steps_away_is_likely_lost_to
     let guarded = generals_game(army, "e1:FLG a1:5G f1:SPY", black, &GENERAL_TO_E3);
     assert_eq!(open.to_move(), Some(Seat::First));
     // The plain search sees no difference: the Spy stands on the back rank in both.
-    let plain = ai::search_evaluate(&open, Seat::First);
-    assert!((plain - ai::search_evaluate(&guarded, Seat::First)).abs() < 1e-9);
-    let (open_v, guarded_v) = (
-        ai::expert_evaluate(&open, Seat::First),
-        ai::expert_evaluate(&guarded, Seat::First),
-    );
+    let (open_v, guarded_v) = expert_values_where_the_plain_search_sees_none(&open, &guarded);
     assert!(
         open_v < 0.8 * guarded_v,
         "besieged {open_v:.3}, guarded {guarded_v:.3}"
@@ -332,7 +342,6 @@ fn a_flag_no_guard_can_save_from_an_enemy_piece_two_steps_away_is_likely_lost_to
 
 #[test]
 fn a_guard_walled_in_by_its_own_pieces_does_not_save_the_flag_in_time() {
-    use salpakan_ai::games::generals as ai;
     // As above, with White's Spy on f1, two steps from e2 where Black's General arrives
     // next: with f2 free it gets there in time; with its own Private on f2 (and the Flag on
     // e1) every way is shut, and the Private cannot take a General.
@@ -341,12 +350,7 @@ fn a_guard_walled_in_by_its_own_pieces_does_not_save_the_flag_in_time() {
     let walled = generals_game(army, "e1:FLG a1:5G f1:SPY f2:PVT", black, &GENERAL_TO_E3);
     let free = generals_game(army, "e1:FLG a1:5G f1:SPY i2:PVT", black, &GENERAL_TO_E3);
     // The plain search sees no difference.
-    let plain = ai::search_evaluate(&walled, Seat::First);
-    assert!((plain - ai::search_evaluate(&free, Seat::First)).abs() < 1e-9);
-    let (walled_v, free_v) = (
-        ai::expert_evaluate(&walled, Seat::First),
-        ai::expert_evaluate(&free, Seat::First),
-    );
+    let (walled_v, free_v) = expert_values_where_the_plain_search_sees_none(&walled, &free);
     assert!(
         walled_v < 0.8 * free_v,
         "walled in {walled_v:.3}, free {free_v:.3}"

@@ -494,20 +494,8 @@ fn siege(g: &Generals, side: Seat, f: Square, side_moves: bool) -> f64 {
     worst
 }
 
-/// The squares of the board as bits (`a1` = bit 0, by [`Square::index`]).
-const BOARD: u128 = (1 << (FILES as u32 * RANKS as u32)) - 1;
-/// The squares of the a-file.
-const FILE_A: u128 = {
-    let mut m = 0;
-    let mut r = 0;
-    while r < RANKS {
-        m |= 1 << (r as u32 * FILES as u32);
-        r += 1;
-    }
-    m
-};
-/// The squares of the i-file.
-const FILE_I: u128 = FILE_A << (FILES - 1);
+/// The board's squares as bits.
+const MASKS: super::Masks = super::Masks::new(FILES, RANKS);
 
 /// The empty squares.
 fn empty_squares(g: &Generals) -> u128 {
@@ -523,10 +511,7 @@ fn arrivals(a: Square, moves: u8, empty: u128) -> u128 {
     let target = 1u128 << a.index();
     let mut from = target;
     for _ in 0..moves {
-        let pass = from & (empty | target);
-        from |=
-            ((pass << FILES) | (pass >> FILES) | ((pass & !FILE_I) << 1) | ((pass & !FILE_A) >> 1))
-                & BOARD;
+        from = MASKS.step(from, empty | target);
     }
     from
 }

@@ -150,3 +150,42 @@ pub(crate) fn squash(x: f64) -> f64 {
 pub(crate) fn terminal<G: Game>(g: &G, seat: Seat) -> Option<f64> {
     g.outcome().map(|o| o.score(seat))
 }
+
+/// A rectangular board's squares as bits (bit `rank × files + file`, as the engines'
+/// `Square::index`), for the scans that walk pieces over empty squares.
+pub(crate) struct Masks {
+    files: u32,
+    board: u128,
+    first_file: u128,
+    last_file: u128,
+}
+
+impl Masks {
+    /// The masks of a board of `files` × `ranks` squares (at most 128).
+    pub(crate) const fn new(files: u8, ranks: u8) -> Masks {
+        let (files, ranks) = (files as u32, ranks as u32);
+        let mut first_file = 0;
+        let mut r = 0;
+        while r < ranks {
+            first_file |= 1 << (r * files);
+            r += 1;
+        }
+        Masks {
+            files,
+            board: (1 << (files * ranks)) - 1,
+            first_file,
+            last_file: first_file << (files - 1),
+        }
+    }
+
+    /// The squares of `from` and their neighbours (a step along a file or a rank) of the
+    /// squares of `from` that are also in `pass`.
+    pub(crate) const fn step(&self, from: u128, pass: u128) -> u128 {
+        let p = from & pass;
+        from | (((p << self.files)
+            | (p >> self.files)
+            | ((p & !self.last_file) << 1)
+            | ((p & !self.first_file) >> 1))
+            & self.board)
+    }
+}

@@ -238,6 +238,44 @@ fn a_miner_at_the_door_of_a_bombed_in_flag_with_no_guard_in_time_likely_takes_it
     );
 }
 
+/// The logit of an evaluation in (0, 1).
+fn logit(v: f64) -> f64 {
+    (v / (1.0 - v)).ln()
+}
+
+#[test]
+fn a_flag_keeps_a_piece_that_takes_miners_near_it() {
+    // First's Flag on a1 behind its Bombs on a2 and b1, no enemy piece near it. Its Marshal
+    // (the only piece of First that takes a Miner) stands 2 steps from the Flag on b2, or
+    // has gone away to f5: the first Miner that comes would dig the Flag out.
+    let mut o = small_options();
+    o.setup_area = SetupArea::Board;
+    let setups = |marshal: Square| {
+        Setups([
+            small_setup(
+                Seat::First,
+                &o,
+                [s(0, 0), s(0, 1), s(1, 0), marshal, s(9, 3), s(7, 3)],
+            ),
+            small_setup(
+                Seat::Second,
+                &o,
+                [s(9, 9), s(8, 9), s(9, 8), s(4, 6), s(0, 6), s(2, 6)],
+            ),
+        ])
+    };
+    let start = |marshal: Square| Stratego::start(&o, setups(marshal)).unwrap();
+    let (kept, away) = (start(s(1, 1)), start(s(5, 4)));
+    let m = Match::<Stratego>::start(&o, setups(s(5, 4)), &mut rng_from_seed(1)).unwrap();
+    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
+    // The plain evaluation sees about the same position: the Marshal stands elsewhere.
+    let plain = st::evaluate(&kept, Seat::First) - st::evaluate(&away, Seat::First);
+    assert!(plain.abs() < 0.05, "plain difference {plain:.3}");
+    let gain = logit(sx::evaluate(&kept, Seat::First, &ctx))
+        - logit(sx::evaluate(&away, Seat::First, &ctx));
+    assert!(gain > 0.3, "the kept Flag's gain in logits: {gain:.3}");
+}
+
 /// The share of 400 samples of `b` in which the token that started on `start` is the Flag.
 fn generals_flag_share(b: &salpakan_ai::belief::Belief, start: gg::Square) -> f64 {
     let t = b

@@ -5,7 +5,7 @@
 //! the side to move can take is as good as taken (the Spy first of all), and a Flag that an
 //! enemy piece can reach before any guard is likely lost.
 
-use salpakan_engine::stratego::{Duel, Move, Piece, Square, Stratego};
+use salpakan_engine::stratego::{Duel, FILES, Move, Piece, RANKS, Square, Stratego};
 use salpakan_engine::{Game, GameKind, Seat};
 
 use super::stratego::{belief as base_belief, evaluate as base_evaluate, sq, value};
@@ -254,6 +254,7 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
         if let Some(f) = mine.flag {
             let guards = mine.bombs.iter().filter(|&&b| b.steps_to(f) == 1).count();
             x += sign * 0.12 * guards as f64;
+            x += sign * keeper(g, side, f);
             if guards > 0 {
                 for &m in &theirs.miners {
                     let d = m.steps_to(f);
@@ -312,6 +313,54 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
     }
     v
 }
+
+/// A door's worth (in logits), by the steps its nearest keeper needs to it: 0 (a keeper
+/// stands on it) to 4.
+const KEEPER: [f64; 5] = [0.4, 0.4, 0.4, 0.25, 0.1];
+
+/// The keepers of `side`'s Flag on `f`: its movable pieces that take a Miner. Each door of
+/// the Flag (a square next to it, a Bomb's included) is worth [`KEEPER`] by the steps its
+/// nearest keeper needs to it, walking over empty squares; the keepers are worth the doors'
+/// mean. A Flag whose army has gone away, or whose keeper stands behind its own Bombs, is
+/// dug out by the first Miner that comes: the siege sees the Miner 3 steps ahead, too late
+/// to bring a keeper from afar.
+fn keeper(g: &Stratego, side: Seat, f: Square) -> f64 {
+    let options = g.options();
+    let mut keepers = 0u128;
+    let mut empty = 0u128;
+    for s in Square::all() {
+        match g.at(s) {
+            None if !s.is_lake() => empty |= 1 << s.index(),
+            Some((o, p))
+                if o == side
+                    && p.is_movable()
+                    && options.battle(p, Piece::Miner) == Duel::AttackerWins =>
+            {
+                keepers |= 1 << s.index();
+            }
+            _ => {}
+        }
+    }
+    if keepers == 0 {
+        return 0.0;
+    }
+    let (mut sum, mut doors) = (0.0, 0u32);
+    for door in neighbours(f).filter(|a| !a.is_lake()) {
+        doors += 1;
+        let mut from = 1u128 << door.index();
+        for worth in KEEPER {
+            if from & keepers != 0 {
+                sum += worth;
+                break;
+            }
+            from = MASKS.step(from, empty | 1 << door.index());
+        }
+    }
+    sum / f64::from(doors.max(1))
+}
+
+/// The board's squares as bits.
+const MASKS: super::Masks = super::Masks::new(FILES, RANKS);
 
 /// The chance that a besieged Flag falls, by the besieger's distance to it.
 const SIEGE: [f64; 4] = [0.0, 0.8, 0.5, 0.25];

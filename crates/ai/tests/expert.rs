@@ -276,6 +276,73 @@ fn a_flag_keeps_a_piece_that_takes_miners_near_it() {
     assert!(gain > 0.3, "the kept Flag's gain in logits: {gain:.3}");
 }
 
+#[test]
+fn a_keeper_walled_off_by_its_own_bombs_does_not_keep_the_door_behind_them() {
+    // First's Flag on a1 behind its Bombs on a2 and b1; its Marshal (the only piece of First
+    // that takes a Miner) on c1, next to the door b1. First's third Bomb stands on b2, which
+    // walls the Marshal off from the door a2 (5 steps round by c3 and a3), or far away on j1
+    // (a2 is then 3 steps away, by c2 and b2).
+    let mut c = [0u8; 12];
+    c[Piece::Flag as usize] = 1;
+    c[Piece::Bomb as usize] = 3;
+    c[Piece::Marshal as usize] = 1;
+    c[Piece::Scout as usize] = 1;
+    c[Piece::Miner as usize] = 1;
+    let mut o = StrategoOptions::default().with_army(Army::custom(c).unwrap());
+    o.setup_area = SetupArea::Board;
+    let pieces = [
+        Piece::Flag,
+        Piece::Bomb,
+        Piece::Bomb,
+        Piece::Bomb,
+        Piece::Marshal,
+        Piece::Scout,
+        Piece::Miner,
+    ];
+    let setup = |seat: Seat, squares: [Square; 7]| {
+        let placements: Vec<(Square, Piece)> = squares.into_iter().zip(pieces).collect();
+        Setup::new(seat, &o, &placements).unwrap()
+    };
+    let setups = |third_bomb: Square| {
+        Setups([
+            setup(
+                Seat::First,
+                [
+                    s(0, 0),
+                    s(0, 1),
+                    s(1, 0),
+                    third_bomb,
+                    s(2, 0),
+                    s(9, 3),
+                    s(7, 3),
+                ],
+            ),
+            setup(
+                Seat::Second,
+                [
+                    s(9, 9),
+                    s(8, 9),
+                    s(9, 8),
+                    s(0, 9),
+                    s(4, 6),
+                    s(0, 6),
+                    s(2, 6),
+                ],
+            ),
+        ])
+    };
+    let start = |third_bomb: Square| Stratego::start(&o, setups(third_bomb)).unwrap();
+    let (walled, open) = (start(s(1, 1)), start(s(9, 0)));
+    let m = Match::<Stratego>::start(&o, setups(s(9, 0)), &mut rng_from_seed(1)).unwrap();
+    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
+    // The plain evaluation sees the same position: a Bomb stands elsewhere.
+    let plain = st::evaluate(&open, Seat::First) - st::evaluate(&walled, Seat::First);
+    assert!(plain.abs() < 1e-9, "plain difference {plain:.3}");
+    let gain = logit(sx::evaluate(&open, Seat::First, &ctx))
+        - logit(sx::evaluate(&walled, Seat::First, &ctx));
+    assert!(gain > 0.1, "the open door's gain in logits: {gain:.3}");
+}
+
 /// The share of 400 samples of `b` in which the token that started on `start` is the Flag.
 fn generals_flag_share(b: &salpakan_ai::belief::Belief, start: gg::Square) -> f64 {
     let t = b

@@ -2,8 +2,9 @@
 //! pieces that never move are likelier Bombs or the Flag, pieces that charge at our known
 //! pieces are likelier strong, high pieces do not probe unmoved pieces, the movable army
 //! and the Bombs around the Flag are worth keeping, Miners near them are a threat, a piece
-//! the side to move can take is as good as taken (the Spy first of all), and a Flag that an
-//! enemy piece can reach before any guard is likely lost.
+//! the side to move can take is as good as taken (the Spy first of all), pieces that take
+//! Miners are kept near the Flag's doors, and a Flag that an enemy piece can reach before
+//! any guard is likely lost.
 
 use salpakan_engine::stratego::{Duel, FILES, Move, Piece, RANKS, Square, Stratego};
 use salpakan_engine::{Game, GameKind, Seat};

@@ -210,6 +210,8 @@ struct Side {
     miners: Vec<Square>,
     spies: Vec<Square>,
     strong: Vec<Square>,
+    /// The squares of its movable pieces that take a Miner.
+    keepers: u128,
 }
 
 /// The expert evaluation of a sampled state for `seat`: the plain evaluation's logit plus
@@ -232,12 +234,24 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
         return v;
     }
     let mut x = logit(base_evaluate(g, seat));
+    let options = g.options();
+    let takes_miner =
+        Piece::ALL.map(|p| p.is_movable() && options.battle(p, Piece::Miner) == Duel::AttackerWins);
     let mut sides = [Side::default(), Side::default()];
+    let mut empty = 0u128;
     for s in Square::all() {
-        let Some((o, p)) = g.at(s) else { continue };
+        let Some((o, p)) = g.at(s) else {
+            if !s.is_lake() {
+                empty |= 1 << s.index();
+            }
+            continue;
+        };
         let side = &mut sides[o.index()];
         if p.is_movable() {
             side.movable += 1;
+        }
+        if takes_miner[p as usize] {
+            side.keepers |= 1 << s.index();
         }
         match p {
             Piece::Flag => side.flag = Some(s),
@@ -255,7 +269,7 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
         if let Some(f) = mine.flag {
             let guards = mine.bombs.iter().filter(|&&b| b.steps_to(f) == 1).count();
             x += sign * 0.12 * guards as f64;
-            x += sign * keeper(g, side, f);
+            x += sign * keeper(f, mine.keepers, empty);
             if guards > 0 {
                 for &m in &theirs.miners {
                     let d = m.steps_to(f);
@@ -272,7 +286,6 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
         }
     }
     if let Some(mover) = g.to_move() {
-        let options = g.options();
         let mut best = 0.0f64;
         for s in Square::all() {
             let Some((o, p)) = g.at(s) else { continue };
@@ -319,29 +332,13 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
 /// stands on it) to 4.
 const KEEPER: [f64; 5] = [0.4, 0.4, 0.4, 0.25, 0.1];
 
-/// The keepers of `side`'s Flag on `f`: its movable pieces that take a Miner. Each door of
-/// the Flag (a square next to it, a Bomb's included) is worth [`KEEPER`] by the steps its
-/// nearest keeper needs to it, walking over empty squares; the keepers are worth the doors'
-/// mean. A Flag whose army has gone away, or whose keeper stands behind its own Bombs, is
-/// dug out by the first Miner that comes: the siege sees the Miner 3 steps ahead, too late
-/// to bring a keeper from afar.
-fn keeper(g: &Stratego, side: Seat, f: Square) -> f64 {
-    let options = g.options();
-    let mut keepers = 0u128;
-    let mut empty = 0u128;
-    for s in Square::all() {
-        match g.at(s) {
-            None if !s.is_lake() => empty |= 1 << s.index(),
-            Some((o, p))
-                if o == side
-                    && p.is_movable()
-                    && options.battle(p, Piece::Miner) == Duel::AttackerWins =>
-            {
-                keepers |= 1 << s.index();
-            }
-            _ => {}
-        }
-    }
+/// The keepers of a Flag on `f`: its side's movable pieces that take a Miner, on the squares
+/// of `keepers`. Each door of the Flag (a square next to it, a Bomb's included) is worth
+/// [`KEEPER`] by the steps its nearest keeper needs to it, walking over `empty` squares; the
+/// keepers are worth the doors' mean. A Flag whose army has gone away, or whose keeper
+/// stands behind its own Bombs, is dug out by the first Miner that comes: the siege sees
+/// the Miner 3 steps ahead, too late to bring a keeper from afar.
+fn keeper(f: Square, keepers: u128, empty: u128) -> f64 {
     if keepers == 0 {
         return 0.0;
     }

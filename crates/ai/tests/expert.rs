@@ -78,9 +78,14 @@ fn a_piece_that_never_moved_is_likelier_a_bomb() {
 
 /// A small army: Flag, two Bombs, Marshal, Scout, Miner.
 fn small_options() -> StrategoOptions {
+    options_with_bombs(2)
+}
+
+/// A small army: Flag, `bombs` Bombs, Marshal, Scout, Miner.
+fn options_with_bombs(bombs: u8) -> StrategoOptions {
     let mut c = [0u8; 12];
     c[Piece::Flag as usize] = 1;
-    c[Piece::Bomb as usize] = 2;
+    c[Piece::Bomb as usize] = bombs;
     c[Piece::Marshal as usize] = 1;
     c[Piece::Scout as usize] = 1;
     c[Piece::Miner as usize] = 1;
@@ -100,6 +105,31 @@ fn small_setup(seat: Seat, o: &StrategoOptions, squares: [Square; 6]) -> Setup {
     ];
     let placements: Vec<(Square, Piece)> = squares.into_iter().zip(pieces).collect();
     Setup::new(seat, o, &placements).unwrap()
+}
+
+/// The small army of [`small_options`], set up anywhere on the board.
+fn board_options() -> StrategoOptions {
+    let mut o = small_options();
+    o.setup_area = SetupArea::Board;
+    o
+}
+
+/// Setups of the small army: First's Flag on a1 behind its Bombs on a2 and b1, its Marshal
+/// on `marshal`, its Scout on j4 and its Miner on h4; Second's Flag on j10 behind its Bombs
+/// on i10 and j9, its Marshal on e7, its Scout on a7 and its Miner on `miner`.
+fn flag_in_the_corner(o: &StrategoOptions, marshal: Square, miner: Square) -> Setups {
+    Setups([
+        small_setup(
+            Seat::First,
+            o,
+            [s(0, 0), s(0, 1), s(1, 0), marshal, s(9, 3), s(7, 3)],
+        ),
+        small_setup(
+            Seat::Second,
+            o,
+            [s(9, 9), s(8, 9), s(9, 8), s(4, 6), s(0, 6), miner],
+        ),
+    ])
 }
 
 #[test]
@@ -196,22 +226,8 @@ fn a_miner_at_the_door_of_a_bombed_in_flag_with_no_guard_in_time_likely_takes_it
     // First's Flag on a1 behind its Bombs on a2 and b1; Second's Miner stands on c1, next to
     // the Bomb on b1, Second to move: it takes the Bomb, then the Flag. First's Marshal on b2
     // can take it on b1 in between; from f5 it cannot.
-    let mut o = small_options();
-    o.setup_area = SetupArea::Board;
-    let setups = |marshal: Square| {
-        Setups([
-            small_setup(
-                Seat::First,
-                &o,
-                [s(0, 0), s(0, 1), s(1, 0), marshal, s(9, 3), s(7, 3)],
-            ),
-            small_setup(
-                Seat::Second,
-                &o,
-                [s(9, 9), s(8, 9), s(9, 8), s(4, 6), s(0, 6), s(2, 0)],
-            ),
-        ])
-    };
+    let o = board_options();
+    let setups = |marshal: Square| flag_in_the_corner(&o, marshal, s(2, 0));
     let play = |marshal: Square| {
         let mut g = Stratego::start(&o, setups(marshal)).unwrap();
         g.play(Move::new(s(9, 3), s(9, 4))).unwrap();
@@ -248,22 +264,8 @@ fn a_flag_keeps_a_piece_that_takes_miners_near_it() {
     // First's Flag on a1 behind its Bombs on a2 and b1, no enemy piece near it. Its Marshal
     // (the only piece of First that takes a Miner) stands 2 steps from the Flag on b2, or
     // has gone away to f5: the first Miner that comes would dig the Flag out.
-    let mut o = small_options();
-    o.setup_area = SetupArea::Board;
-    let setups = |marshal: Square| {
-        Setups([
-            small_setup(
-                Seat::First,
-                &o,
-                [s(0, 0), s(0, 1), s(1, 0), marshal, s(9, 3), s(7, 3)],
-            ),
-            small_setup(
-                Seat::Second,
-                &o,
-                [s(9, 9), s(8, 9), s(9, 8), s(4, 6), s(0, 6), s(2, 6)],
-            ),
-        ])
-    };
+    let o = board_options();
+    let setups = |marshal: Square| flag_in_the_corner(&o, marshal, s(2, 6));
     let start = |marshal: Square| Stratego::start(&o, setups(marshal)).unwrap();
     let (kept, away) = (start(s(1, 1)), start(s(5, 4)));
     let m = Match::<Stratego>::start(&o, setups(s(5, 4)), &mut rng_from_seed(1)).unwrap();
@@ -282,13 +284,7 @@ fn a_keeper_walled_off_by_its_own_bombs_does_not_keep_the_door_behind_them() {
     // that takes a Miner) on c1, next to the door b1. First's third Bomb stands on b2, which
     // walls the Marshal off from the door a2 (5 steps round by c3 and a3), or far away on j1
     // (a2 is then 3 steps away, by c2 and b2).
-    let mut c = [0u8; 12];
-    c[Piece::Flag as usize] = 1;
-    c[Piece::Bomb as usize] = 3;
-    c[Piece::Marshal as usize] = 1;
-    c[Piece::Scout as usize] = 1;
-    c[Piece::Miner as usize] = 1;
-    let mut o = StrategoOptions::default().with_army(Army::custom(c).unwrap());
+    let mut o = options_with_bombs(3);
     o.setup_area = SetupArea::Board;
     let pieces = [
         Piece::Flag,

@@ -178,8 +178,8 @@ impl Masks {
         }
     }
 
-    /// The squares of `from` and their neighbours (a step along a file or a rank) of the
-    /// squares of `from` that are also in `pass`.
+    /// `from` one step wider: its squares, and the neighbours (along a file or a rank) of
+    /// those of its squares that are in `pass`.
     pub(crate) const fn step(&self, from: u128, pass: u128) -> u128 {
         let p = from & pass;
         from | (((p << self.files)

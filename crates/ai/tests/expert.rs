@@ -92,17 +92,16 @@ fn options_with_bombs(bombs: u8) -> StrategoOptions {
     StrategoOptions::default().with_army(Army::custom(c).unwrap())
 }
 
-/// A setup of the small army of [`small_options`]: the Flag, its two Bombs, the Marshal, the
-/// Scout and the Miner, on these squares in that order.
-fn small_setup(seat: Seat, o: &StrategoOptions, squares: [Square; 6]) -> Setup {
-    let pieces = [
-        Piece::Flag,
-        Piece::Bomb,
-        Piece::Bomb,
+/// A setup of a small army of [`options_with_bombs`]: the Flag, its Bombs, the Marshal, the
+/// Scout and the Miner, on these squares in that order (as many Bombs as squares between the
+/// Flag's and the Marshal's).
+fn small_setup<const N: usize>(seat: Seat, o: &StrategoOptions, squares: [Square; N]) -> Setup {
+    let bombs = std::iter::repeat_n(Piece::Bomb, N - 4);
+    let pieces = std::iter::once(Piece::Flag).chain(bombs).chain([
         Piece::Marshal,
         Piece::Scout,
         Piece::Miner,
-    ];
+    ]);
     let placements: Vec<(Square, Piece)> = squares.into_iter().zip(pieces).collect();
     Setup::new(seat, o, &placements).unwrap()
 }
@@ -286,23 +285,11 @@ fn a_keeper_walled_off_by_its_own_bombs_does_not_keep_the_door_behind_them() {
     // (a2 is then 3 steps away, by c2 and b2).
     let mut o = options_with_bombs(3);
     o.setup_area = SetupArea::Board;
-    let pieces = [
-        Piece::Flag,
-        Piece::Bomb,
-        Piece::Bomb,
-        Piece::Bomb,
-        Piece::Marshal,
-        Piece::Scout,
-        Piece::Miner,
-    ];
-    let setup = |seat: Seat, squares: [Square; 7]| {
-        let placements: Vec<(Square, Piece)> = squares.into_iter().zip(pieces).collect();
-        Setup::new(seat, &o, &placements).unwrap()
-    };
     let setups = |third_bomb: Square| {
         Setups([
-            setup(
+            small_setup(
                 Seat::First,
+                &o,
                 [
                     s(0, 0),
                     s(0, 1),
@@ -313,8 +300,9 @@ fn a_keeper_walled_off_by_its_own_bombs_does_not_keep_the_door_behind_them() {
                     s(7, 3),
                 ],
             ),
-            setup(
+            small_setup(
                 Seat::Second,
+                &o,
                 [
                     s(9, 9),
                     s(8, 9),

@@ -121,7 +121,9 @@ pub fn choose_move(
 
 /// A bot-made setup for `seat` (Generals, Stratego), checked against `game`'s options.
 /// Built-in bots use a setup policy with variety (not uniformly random); external specs get
-/// the same policy.
+/// the same policy. In Stratego the `expert` sets up as human players do
+/// ([`games::stratego_setup`]: the Flag walled in by Bombs, a decoy wall); the other bots,
+/// the fixed references, keep the engine's sensible setup.
 ///
 /// # Errors
 /// A game without setups (Banqi is dealt).
@@ -134,7 +136,9 @@ pub fn choose_setup(
     let seed = bots::mix_seed(spec, seed);
     match game {
         GameSpec::Generals(o) => games::generals::seat_setup(game, o, seat, seed),
-        GameSpec::Stratego(o) => games::stratego::seat_setup(game, o, seat, seed),
+        GameSpec::Stratego(o) => {
+            games::stratego::seat_setup(game, o, seat, seed, spec.kind() == &BotKind::Expert)
+        }
         GameSpec::Banqi(_) => Err(AiError::Setup(
             "banqi has no setups: the pieces are dealt".into(),
         )),

@@ -5,6 +5,7 @@ pub mod banqi_search;
 pub mod generals;
 pub mod stratego;
 pub mod stratego_expert;
+pub mod stratego_setup;
 
 use salpakan_engine::{Game, GameRng, Seat};
 

@@ -337,8 +337,9 @@ impl AiGame for Stratego {
     }
 }
 
-/// The bot's setup: the engine's sensible setup (Flag on the back rank, Bombs around it,
-/// Scouts forward, Miners back, the rest at random: varied by the seed).
+/// The bot's setup, varied by the seed: with `human_like` (the expert's) drawn as human
+/// players set up ([`super::stratego_setup::setup`]), otherwise the engine's sensible setup
+/// (Flag on the back rank, Bombs around it, Scouts forward, Miners back, the rest at random).
 ///
 /// # Errors
 /// Never for a setup of these options; kept fallible as the engine checks it again.
@@ -347,7 +348,13 @@ pub fn seat_setup(
     options: &StrategoOptions,
     seat: Seat,
     seed: u64,
+    human_like: bool,
 ) -> Result<SeatSetup, AiError> {
-    let s = Setup::sensible(seat, options, &mut rng_from_seed(seed));
+    let rng = &mut rng_from_seed(seed);
+    let s = if human_like {
+        super::stratego_setup::setup(seat, options, rng)
+    } else {
+        Setup::sensible(seat, options, rng)
+    };
     SeatSetup::from_text(spec, seat, &s.text()).map_err(|e| AiError::Setup(e.to_string()))
 }

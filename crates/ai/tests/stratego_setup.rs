@@ -197,3 +197,31 @@ fn barrage_setups_follow_the_barrage_players() {
     let back = all.iter().filter(|s| flag(s).rank() == 0).count();
     assert!(back > 380, "{back} of 500 Barrage Flags on the back rank");
 }
+
+#[test]
+fn a_single_bomb_walls_a_door_of_the_flag_on_no_fixed_side() {
+    // Barrage has one Bomb: it stands beside the Flag, on a door drawn where human players
+    // put Bombs, so that it does not tell which side the Flag is on.
+    let seat = Seat::First;
+    let mut sides = [0u32; 3];
+    for s in setups(Army::Barrage, seat, 300) {
+        let f = flag(&s);
+        let b = s
+            .placements()
+            .iter()
+            .find(|&&(_, p)| p == Piece::Bomb)
+            .expect("a Bomb")
+            .0;
+        assert!(doors(seat, f).contains(&b), "Bomb on {b:?}, Flag on {f:?}");
+        let side = match (b.file().cmp(&f.file()), b.rank().cmp(&f.rank())) {
+            (std::cmp::Ordering::Less, _) => 0,
+            (std::cmp::Ordering::Greater, _) => 1,
+            _ => 2,
+        };
+        sides[side] += 1;
+    }
+    assert!(
+        sides.iter().all(|&n| n >= 20),
+        "left, right, in front or behind: {sides:?}"
+    );
+}

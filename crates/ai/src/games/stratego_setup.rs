@@ -172,11 +172,20 @@ pub fn setup(seat: Seat, options: &StrategoOptions, rng: &mut GameRng) -> Setup 
         put(i, Piece::Flag, &mut free, &mut left);
     }
     if let Some(f) = flag {
-        // The wall: a Bomb on each door of the Flag, while Bombs last.
-        for d in doors(f) {
-            if left[bomb] > 0 && free[d] {
-                put(d, Piece::Bomb, &mut free, &mut left);
-            }
+        // The wall: a Bomb on each door of the Flag; with too few Bombs for that (Barrage,
+        // Duel), on doors drawn where human players put Bombs.
+        let mut open: [bool; AREA] = [false; AREA];
+        for d in doors(f).filter(|&d| free[d]) {
+            open[d] = true;
+        }
+        while left[bomb] > 0 && open.contains(&true) {
+            let d = if usize::from(left[bomb]) >= open.iter().filter(|&&o| o).count() {
+                open.iter().position(|&o| o).expect("an open door")
+            } else {
+                draw(&open, |i| shares[bomb][i], rng)
+            };
+            open[d] = false;
+            put(d, Piece::Bomb, &mut free, &mut left);
         }
         // The decoy: a second wall around a back-rank square at least 3 files away, drawn
         // where human players put their Flags; the square itself is filled later.

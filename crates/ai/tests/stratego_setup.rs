@@ -144,24 +144,13 @@ fn the_expert_puts_its_marshal_forward_and_its_scouts_in_front() {
             forward > 700,
             "{seat:?}: Marshal forward in {forward} of 1000"
         );
-        let front_scouts: usize = all
-            .iter()
-            .map(|s| {
-                s.placements()
-                    .iter()
-                    .filter(|&&(q, p)| p == Piece::Scout && own_rank(seat, q) == 3)
-                    .count()
-            })
-            .sum();
-        let back_scouts: usize = all
-            .iter()
-            .map(|s| {
-                s.placements()
-                    .iter()
-                    .filter(|&&(q, p)| p == Piece::Scout && own_rank(seat, q) == 0)
-                    .count()
-            })
-            .sum();
+        let scouts_on = |rank: u8| -> usize {
+            all.iter()
+                .flat_map(|s| s.placements())
+                .filter(|&&(q, p)| p == Piece::Scout && own_rank(seat, q) == rank)
+                .count()
+        };
+        let (front_scouts, back_scouts) = (scouts_on(3), scouts_on(0));
         assert!(
             2 * front_scouts > 3 * back_scouts,
             "{seat:?}: {front_scouts} against {back_scouts}"

@@ -31,11 +31,11 @@ fn priors() -> &'static Priors {
     static PRIORS: OnceLock<Priors> = OnceLock::new();
     PRIORS.get_or_init(|| {
         #[derive(serde::Deserialize)]
-        struct Army {
+        struct ArmyShares {
             squares: BTreeMap<String, BTreeMap<String, f64>>,
         }
         let text = include_str!("../../data/stratego-setup-priors.json");
-        let armies: BTreeMap<String, Army> =
+        let armies: BTreeMap<String, ArmyShares> =
             serde_json::from_str(text).expect("the bundled setup priors are valid JSON");
         let shares = |name: &str| {
             let mut t = [[0.0; AREA]; 12];

@@ -122,8 +122,8 @@ pub fn choose_move(
 /// A bot-made setup for `seat` (Generals, Stratego), checked against `game`'s options.
 /// Built-in bots use a setup policy with variety (not uniformly random); external specs get
 /// the same policy. In Stratego the `expert` sets up as human players do
-/// ([`games::stratego_setup`]: the Flag walled in by Bombs, a decoy wall); the other bots,
-/// the fixed references, keep the engine's sensible setup.
+/// ([`games::stratego_setup`]: the Flag walled in by Bombs, a decoy wall); the other bots
+/// (the fixed references) and external specs keep the engine's sensible setup.
 ///
 /// # Errors
 /// A game without setups (Banqi is dealt).

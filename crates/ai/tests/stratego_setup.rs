@@ -1,5 +1,5 @@
 //! The expert's Stratego setups: drawn from where human players put their pieces, the Flag
-//! walled in by Bombs, and a second, empty wall for the enemy Miners.
+//! walled in by Bombs, and a second wall for the enemy Miners to dig first.
 
 use salpakan_ai::games::stratego_setup::setup;
 use salpakan_engine::stratego::{Army, Piece, RANKS, Setup, SetupArea, Square, StrategoOptions};

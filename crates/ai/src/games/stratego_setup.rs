@@ -44,9 +44,9 @@ fn priors() -> &'static Priors {
                 let file = b[0] - b'a';
                 let rank: u8 = square[1..].parse().expect("a rank number");
                 for (piece, share) in pieces {
-                    let p = PIECE_NAMES
+                    let p = Piece::ALL
                         .iter()
-                        .position(|n| n == piece)
+                        .position(|q| q.name().eq_ignore_ascii_case(piece))
                         .expect("a known piece name");
                     t[p][usize::from((rank - 1) * FILES + file)] = *share;
                 }
@@ -59,22 +59,6 @@ fn priors() -> &'static Priors {
         }
     })
 }
-
-/// The data's piece names, by [`Piece`] discriminant.
-const PIECE_NAMES: [&str; 12] = [
-    "flag",
-    "spy",
-    "scout",
-    "miner",
-    "sergeant",
-    "lieutenant",
-    "captain",
-    "major",
-    "colonel",
-    "general",
-    "marshal",
-    "bomb",
-];
 
 /// The board square of `seat`'s own-view area index.
 fn square(seat: Seat, i: usize) -> Square {
@@ -105,13 +89,17 @@ fn doors(i: usize) -> impl Iterator<Item = usize> {
 
 /// Draws a free square by weight (uniformly when no free square has any weight).
 fn draw(free: &[bool; AREA], weight: impl Fn(usize) -> f64, rng: &mut GameRng) -> usize {
-    let total: f64 = (0..AREA).filter(|&i| free[i]).map(&weight).sum();
-    let w = |i: usize| match (free[i], total > 0.0) {
+    let weighted: f64 = (0..AREA).filter(|&i| free[i]).map(&weight).sum();
+    let w = |i: usize| match (free[i], weighted > 0.0) {
         (false, _) => 0.0,
         (true, true) => weight(i),
         (true, false) => 1.0,
     };
-    let total: f64 = (0..AREA).map(w).sum();
+    let total = if weighted > 0.0 {
+        weighted
+    } else {
+        free.iter().filter(|&&f| f).count() as f64
+    };
     let mut r = rng.random::<f64>() * total;
     let mut last = 0;
     for i in (0..AREA).filter(|&i| free[i]) {
@@ -124,7 +112,7 @@ fn draw(free: &[bool; AREA], weight: impl Fn(usize) -> f64, rng: &mut GameRng) -
     last
 }
 
-/// The Flag stands on one of the two back ranks (as 98% of the human Flags do).
+/// The Flag stands on one of the two back ranks (as 97% of the human Flags do).
 const FLAG_RANKS: usize = 2;
 
 /// The expert's setup for `seat`. For an army with counts in the standard area: the Flag
@@ -174,7 +162,7 @@ pub fn setup(seat: Seat, options: &StrategoOptions, rng: &mut GameRng) -> Setup 
     if let Some(f) = flag {
         // The wall: a Bomb on each door of the Flag; with too few Bombs for that (Barrage,
         // Duel), on doors drawn where human players put Bombs.
-        let mut open: [bool; AREA] = [false; AREA];
+        let mut open = [false; AREA];
         for d in doors(f).filter(|&d| free[d]) {
             open[d] = true;
         }

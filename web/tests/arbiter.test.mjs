@@ -223,6 +223,22 @@ function pathLengths(/** @type {string} */ target, /** @type {any} */ obs) {
   return out;
 }
 
+/** Free squares next to where move `m` lands, other than the square it leaves. */
+function exits(/** @type {string} */ m, /** @type {any} */ obs) {
+  const [from, to] = m.split('-');
+  const size = obs.game === 'stratego' ? [10, 10] : [9, 8];
+  const lakes = obs.game === 'stratego' ? ['c5', 'd5', 'g5', 'h5', 'c6', 'd6', 'g6', 'h6'] : [];
+  const [x, y] = xy(to);
+  let n = 0;
+  for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+    const nx = x + dx, ny = y + dy;
+    if (nx < 0 || ny < 0 || nx >= size[0] || ny >= size[1]) continue;
+    const sq = `${String.fromCharCode(97 + nx)}${ny + 1}`;
+    if (sq !== from && !lakes.includes(sq) && !(sq in (obs.board ?? {}))) n++;
+  }
+  return n;
+}
+
 /** Where this seat's piece `code` stands in its latest observation. */
 function own(/** @type {string[]} */ frames, /** @type {string} */ game, /** @type {string} */ seat, /** @type {string} */ code) {
   const obs = lastObservation(frames, game);
@@ -278,9 +294,13 @@ async function playOut(/** @type {any} */ t, /** @type {string[]} */ seatNames, 
     const from = own(p.frames, t.id, seatNames[i], piece);
     const mine = moves.filter((/** @type {string} */ m) => m.startsWith(`${from}-`) && m.split('-')[1] !== avoid);
     const pool = mine.length ? mine : moves;
-    const d = target ? pathLengths(target, lastObservation(p.frames, t.id)) : null;
+    const obs = lastObservation(p.frames, t.id);
+    const d = target ? pathLengths(target, obs) : null;
     const far = (/** @type {string} */ m) => (d ? d.get(m.split('-')[1]) ?? 999 : 0);
-    const best = [...pool].sort((x, y) => (flee ? far(y) - far(x) : far(x) - far(y)))[0];
+    // A fleeing piece never steps into a pocket (fewer than two ways on): there it could be left
+    // with only the attack on its pursuer, or no move the two-square rule allows.
+    const pocket = (/** @type {string} */ m) => (flee && exits(m, obs) < 2 ? 1 : 0);
+    const best = [...pool].sort((x, y) => pocket(x) - pocket(y) || (flee ? far(y) - far(x) : far(x) - far(y)))[0];
     await clickMove(p.page, best);
   }
   throw new Error('the scripted game did not end');

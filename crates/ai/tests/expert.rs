@@ -303,33 +303,29 @@ fn hunt_position(first_marshal: Square, second_marshal: Square) -> (Stratego, sx
     (Stratego::start(&o, setups()).unwrap(), ctx)
 }
 
+/// First's gain, in the expert evaluation's logits, from the position `better` over `worse`
+/// (each: where First's and Second's Marshals stand in [`hunt_position`]), where the plain
+/// evaluation sees about none.
+fn hunt_gain(better: (Square, Square), worse: (Square, Square)) -> f64 {
+    let ((b, ctx), (w, _)) = (
+        hunt_position(better.0, better.1),
+        hunt_position(worse.0, worse.1),
+    );
+    let plain = st::evaluate(&b, Seat::First) - st::evaluate(&w, Seat::First);
+    assert!(plain.abs() < 0.05, "plain difference {plain:.3}");
+    logit(sx::evaluate(&b, Seat::First, &ctx)) - logit(sx::evaluate(&w, Seat::First, &ctx))
+}
+
 #[test]
 fn a_piece_that_takes_a_strong_enemy_piece_closes_in_on_it() {
-    // First's Marshal 2 steps from Second's General (e4 to e6) or 7 (j4), on the same rank;
-    // Second's Marshal on j7, far from First's General.
-    let ((near, ctx), (far, _)) = (
-        hunt_position(s(4, 3), s(9, 6)),
-        hunt_position(s(9, 3), s(9, 6)),
-    );
-    let plain = st::evaluate(&near, Seat::First) - st::evaluate(&far, Seat::First);
-    assert!(plain.abs() < 0.05, "plain difference {plain:.3}");
-    let gain = logit(sx::evaluate(&near, Seat::First, &ctx))
-        - logit(sx::evaluate(&far, Seat::First, &ctx));
+    // First's Marshal 2 steps from Second's General (e4 to e6) rather than 7 (j4), on the
+    // same rank; Second's Marshal on j7, far from First's General.
+    let gain = hunt_gain((s(4, 3), s(9, 6)), (s(9, 3), s(9, 6)));
     assert!(gain > 0.15, "the hunter's gain in logits: {gain:.3}");
-    // And the other way round: Second's Marshal 2 steps from First's General (c3 to c1)
-    // or 9 (j3) costs First as much as its own hunt gains it.
-    let ((hunted, ctx), (safe, _)) = (
-        hunt_position(s(4, 3), s(2, 2)),
-        hunt_position(s(4, 3), s(9, 2)),
-    );
-    let plain = st::evaluate(&hunted, Seat::First) - st::evaluate(&safe, Seat::First);
-    assert!(plain.abs() < 0.05, "plain difference {plain:.3}");
-    let loss = logit(sx::evaluate(&safe, Seat::First, &ctx))
-        - logit(sx::evaluate(&hunted, Seat::First, &ctx));
-    assert!(
-        loss > 0.15,
-        "the hunted General's cost in logits: {loss:.3}"
-    );
+    // And the other way round: Second's Marshal 9 steps from First's General (j3 to c1)
+    // rather than 2 (c3) is worth as much to First.
+    let safe = hunt_gain((s(4, 3), s(9, 2)), (s(4, 3), s(2, 2)));
+    assert!(safe > 0.15, "the General's safety in logits: {safe:.3}");
 }
 
 #[test]

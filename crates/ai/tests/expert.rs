@@ -277,57 +277,6 @@ fn a_flag_keeps_a_piece_that_takes_miners_near_it() {
     assert!(gain > 0.3, "the kept Flag's gain in logits: {gain:.3}");
 }
 
-/// An army of a Flag, a Marshal, a General and a Scout each, set up anywhere: First's
-/// Flag on a1, General on c1 and Scout on f1, its Marshal on `first_marshal`; Second's Flag
-/// on j10, General on e6 and Scout on a9, its Marshal on `second_marshal`.
-fn hunt_position(first_marshal: Square, second_marshal: Square) -> (Stratego, sx::Context) {
-    let mut c = [0u8; 12];
-    for p in [Piece::Flag, Piece::Marshal, Piece::General, Piece::Scout] {
-        c[p as usize] = 1;
-    }
-    let mut o = StrategoOptions::default().with_army(Army::custom(c).unwrap());
-    o.setup_area = SetupArea::Board;
-    let setup = |seat: Seat, squares: [Square; 4]| {
-        let pieces = [Piece::Flag, Piece::Marshal, Piece::General, Piece::Scout];
-        let placements: Vec<(Square, Piece)> = squares.into_iter().zip(pieces).collect();
-        Setup::new(seat, &o, &placements).unwrap()
-    };
-    let setups = || {
-        Setups([
-            setup(Seat::First, [s(0, 0), first_marshal, s(2, 0), s(5, 0)]),
-            setup(Seat::Second, [s(9, 9), second_marshal, s(4, 5), s(0, 8)]),
-        ])
-    };
-    let m = Match::<Stratego>::start(&o, setups(), &mut rng_from_seed(1)).unwrap();
-    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
-    (Stratego::start(&o, setups()).unwrap(), ctx)
-}
-
-/// First's gain, in the expert evaluation's logits, from the position `better` over `worse`
-/// (each: where First's and Second's Marshals stand in [`hunt_position`]), where the plain
-/// evaluation sees about none.
-fn hunt_gain(better: (Square, Square), worse: (Square, Square)) -> f64 {
-    let ((b, ctx), (w, _)) = (
-        hunt_position(better.0, better.1),
-        hunt_position(worse.0, worse.1),
-    );
-    let plain = st::evaluate(&b, Seat::First) - st::evaluate(&w, Seat::First);
-    assert!(plain.abs() < 0.05, "plain difference {plain:.3}");
-    logit(sx::evaluate(&b, Seat::First, &ctx)) - logit(sx::evaluate(&w, Seat::First, &ctx))
-}
-
-#[test]
-fn a_piece_that_takes_a_strong_enemy_piece_closes_in_on_it() {
-    // First's Marshal 2 steps from Second's General (e4 to e6) rather than 7 (j4), on the
-    // same rank; Second's Marshal on j7, far from First's General.
-    let gain = hunt_gain((s(4, 3), s(9, 6)), (s(9, 3), s(9, 6)));
-    assert!(gain > 0.15, "the hunter's gain in logits: {gain:.3}");
-    // And the other way round: Second's Marshal 9 steps from First's General (j3 to c1)
-    // rather than 2 (c3) is worth as much to First.
-    let safe = hunt_gain((s(4, 3), s(9, 2)), (s(4, 3), s(2, 2)));
-    assert!(safe > 0.15, "the General's safety in logits: {safe:.3}");
-}
-
 #[test]
 fn a_keeper_walled_off_by_its_own_bombs_does_not_keep_the_door_behind_them() {
     // First's Flag on a1 behind its Bombs on a2 and b1; its Marshal (the only piece of First

@@ -3,12 +3,10 @@
 //! pieces are likelier strong, high pieces do not probe unmoved pieces, the movable army
 //! and the Bombs around the Flag are worth keeping, Miners near them are a threat, a piece
 //! the side to move can take is as good as taken (the Spy first of all), pieces that take
-//! Miners are kept near the Flag's doors, pieces that take the enemy's strong pieces close in
-//! on them, and a Flag that an enemy piece can reach before any guard is likely lost.
+//! Miners are kept near the Flag's doors, and a Flag that an enemy piece can reach before
+//! any guard is likely lost.
 
-use salpakan_engine::stratego::{
-    Duel, FILES, Move, Piece, RANKS, Square, Stratego, StrategoOptions,
-};
+use salpakan_engine::stratego::{Duel, FILES, Move, Piece, RANKS, Square, Stratego};
 use salpakan_engine::{Game, GameKind, Seat};
 
 use super::stratego::{belief as base_belief, evaluate as base_evaluate, sq, value};
@@ -214,52 +212,6 @@ struct Side {
     strong: Vec<Square>,
     /// The squares of its movable pieces that take a Miner.
     keepers: u128,
-    /// The squares of its movable pieces, by kind ([`Piece`] discriminant).
-    kinds: [u128; 12],
-}
-
-/// The value from which a piece is hunted: a Major (4.2) or more.
-const PREY: f64 = 4.0;
-
-/// The hunt's weight, as a share of the material scale.
-const HUNT: f64 = 0.6;
-
-/// The squares (indices) of `mask`, lowest first.
-fn bits(mut mask: u128) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let i = mask.trailing_zeros() as u8;
-            mask &= mask - 1;
-            i
-        })
-    })
-}
-
-/// The hunt on the enemy's pieces worth [`PREY`] or more (`prey`: the enemy's movable pieces
-/// by kind), in the board's order: for each that one of `hunters` (ours, by kind) takes, its
-/// value and the steps from the nearest such hunter.
-fn hunted<'a>(
-    options: &'a StrategoOptions,
-    hunters: &'a [u128; 12],
-    prey: &'a [u128; 12],
-) -> impl Iterator<Item = (f64, u8)> + 'a {
-    let worth_hunting = Piece::ALL
-        .into_iter()
-        .filter(|&q| value(q) >= PREY)
-        .fold(0u128, |m, q| m | prey[q as usize]);
-    bits(worth_hunting).filter_map(move |i| {
-        let q = Piece::ALL
-            .into_iter()
-            .find(|&q| prey[q as usize] >> i & 1 == 1)?;
-        let qs = sq(i);
-        Piece::ALL
-            .into_iter()
-            .filter(|&p| options.battle(p, q) == Duel::AttackerWins)
-            .flat_map(|p| bits(hunters[p as usize]))
-            .map(|j| sq(j).steps_to(qs))
-            .min()
-            .map(|d| (value(q), d))
-    })
 }
 
 /// The expert evaluation of a sampled state for `seat`: the plain evaluation's logit plus
@@ -268,9 +220,6 @@ fn hunted<'a>(
 /// - the Flag's Bombs: +0.12 for each own Bomb next to the own Flag, and, while the Flag
 ///   has such Bombs, −0.35 × (4 − d) ÷ 3 for each enemy Miner at distance d ≤ 3 from it;
 /// - the Spy: +0.15 for a Spy next to its own Marshal or General;
-/// - the hunt: for each enemy piece worth a Major or more, its value ÷ (1 + the steps from
-///   the nearest own piece that takes it) × 0.6 of the material scale, so that a strong
-///   enemy piece loose among our pieces is met by one that takes it (see [`hunted`]);
 /// - the threat: the side to move's best attack on a neighbour (the value it wins, less
 ///   what it loses; the Flag counts 20), × 0.6 of the material scale, for the side to move
 ///   (so a piece left next to a stronger enemy piece, the Spy above all, is as good as lost);
@@ -300,7 +249,6 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
         let side = &mut sides[o.index()];
         if p.is_movable() {
             side.movable += 1;
-            side.kinds[p as usize] |= 1 << s.index();
         }
         if takes_miner[p as usize] {
             side.keepers |= 1 << s.index();
@@ -335,9 +283,6 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
             if mine.strong.iter().any(|&t| s.steps_to(t) == 1) {
                 x += sign * 0.15;
             }
-        }
-        for (worth, d) in hunted(options, &mine.kinds, &theirs.kinds) {
-            x += sign * HUNT * 0.22 * worth / (1.0 + f64::from(d));
         }
     }
     if let Some(mover) = g.to_move() {

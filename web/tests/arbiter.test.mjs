@@ -223,20 +223,22 @@ function pathLengths(/** @type {string} */ target, /** @type {any} */ obs) {
   return out;
 }
 
+/** The squares next to `sq` on `obs`'s board, Stratego's lakes left out. */
+function around(/** @type {string} */ sq, /** @type {any} */ obs) {
+  const size = obs.game === 'stratego' ? [10, 10] : [9, 8];
+  const lakes = obs.game === 'stratego' ? ['c5', 'd5', 'g5', 'h5', 'c6', 'd6', 'g6', 'h6'] : [];
+  const [x, y] = xy(sq);
+  return [[1, 0], [-1, 0], [0, 1], [0, -1]]
+    .map(([dx, dy]) => [x + dx, y + dy])
+    .filter(([nx, ny]) => nx >= 0 && ny >= 0 && nx < size[0] && ny < size[1])
+    .map(([nx, ny]) => `${String.fromCharCode(97 + nx)}${ny + 1}`)
+    .filter((n) => !lakes.includes(n));
+}
+
 /** Free squares next to where move `m` lands, other than the square it leaves. */
 function exits(/** @type {string} */ m, /** @type {any} */ obs) {
   const [from, to] = m.split('-');
-  const size = obs.game === 'stratego' ? [10, 10] : [9, 8];
-  const lakes = obs.game === 'stratego' ? ['c5', 'd5', 'g5', 'h5', 'c6', 'd6', 'g6', 'h6'] : [];
-  const [x, y] = xy(to);
-  let n = 0;
-  for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-    const nx = x + dx, ny = y + dy;
-    if (nx < 0 || ny < 0 || nx >= size[0] || ny >= size[1]) continue;
-    const sq = `${String.fromCharCode(97 + nx)}${ny + 1}`;
-    if (sq !== from && !lakes.includes(sq) && !(sq in (obs.board ?? {}))) n++;
-  }
-  return n;
+  return around(to, obs).filter((n) => n !== from && !(n in (obs.board ?? {}))).length;
 }
 
 /** Where this seat's piece `code` stands in its latest observation. */

@@ -210,12 +210,25 @@ pub fn evaluate(g: &Stratego, seat: Seat) -> f64 {
     if let Some(v) = terminal(g, seat) {
         return v;
     }
+    squash(score(g, seat, |_, _| {}))
+}
+
+/// The score of [`evaluate`] for a position that is not over, in logits (before the
+/// squash). Its scan of the board calls `visit` with every square and what stands there,
+/// so that an evaluation built on this one reads the board in the same scan.
+pub(crate) fn score(
+    g: &Stratego,
+    seat: Seat,
+    mut visit: impl FnMut(Square, Option<(Seat, Piece)>),
+) -> f64 {
     let mut material = [0.0f64; 2];
     let mut counts = [[0u8; 12]; 2];
     let mut flags: [Option<Square>; 2] = [None, None];
     let mut advance = [0.0f64; 2];
     for s in Square::all() {
-        if let Some((o, p)) = g.at(s) {
+        let at = g.at(s);
+        visit(s, at);
+        if let Some((o, p)) = at {
             counts[o.index()][p as usize] += 1;
             material[o.index()] += value(p);
             if p == Piece::Flag {
@@ -265,7 +278,7 @@ pub fn evaluate(g: &Stratego, seat: Seat) -> f64 {
         }
         score -= sign * danger;
     }
-    squash(score)
+    score
 }
 
 impl AiGame for Stratego {

@@ -9,7 +9,7 @@
 use salpakan_engine::stratego::{Duel, FILES, Move, Piece, RANKS, Square, Stratego};
 use salpakan_engine::{Game, GameKind, Seat};
 
-use super::stratego::{belief as base_belief, evaluate as base_evaluate, sq, value};
+use super::stratego::{belief as base_belief, score as base_score, sq, value};
 use super::{logit, squash, terminal};
 use crate::Knowledge;
 use crate::belief::Belief;
@@ -202,16 +202,32 @@ pub fn root_moves(
     }
 }
 
+/// One side's pieces in a sampled state, as bits of their squares (bit `Square::index`).
 #[derive(Default)]
 struct Side {
+    /// How many movable pieces it has.
     movable: u32,
     flag: Option<Square>,
-    bombs: Vec<Square>,
-    miners: Vec<Square>,
-    spies: Vec<Square>,
-    strong: Vec<Square>,
-    /// The squares of its movable pieces that take a Miner.
+    /// Its movable pieces.
+    mobile: u128,
+    bombs: u128,
+    miners: u128,
+    spies: u128,
+    /// Its Marshal and General.
+    strong: u128,
+    /// Its movable pieces that take a Miner.
     keepers: u128,
+}
+
+/// The squares of `bits`, in the order of their indices.
+fn squares(mut bits: u128) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let i = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            sq(i)
+        })
+    })
 }
 
 /// The expert evaluation of a sampled state for `seat`: the plain evaluation's logit plus
@@ -233,45 +249,48 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
     if let Some(v) = terminal(g, seat) {
         return v;
     }
-    let mut x = logit(base_evaluate(g, seat));
     let options = g.options();
     let takes_miner =
         Piece::ALL.map(|p| p.is_movable() && options.battle(p, Piece::Miner) == Duel::AttackerWins);
     let mut sides = [Side::default(), Side::default()];
     let mut empty = 0u128;
-    for s in Square::all() {
-        let Some((o, p)) = g.at(s) else {
+    // the plain evaluation, as a logit (squashed and back, as it always was), reading the
+    // board for the terms below in its scan
+    let mut x = logit(squash(base_score(g, seat, |s, at| {
+        let Some((o, p)) = at else {
             if !s.is_lake() {
                 empty |= 1 << s.index();
             }
-            continue;
+            return;
         };
         let side = &mut sides[o.index()];
+        let bit = 1u128 << s.index();
         if p.is_movable() {
             side.movable += 1;
+            side.mobile |= bit;
         }
         if takes_miner[p as usize] {
-            side.keepers |= 1 << s.index();
+            side.keepers |= bit;
         }
         match p {
             Piece::Flag => side.flag = Some(s),
-            Piece::Bomb => side.bombs.push(s),
-            Piece::Miner => side.miners.push(s),
-            Piece::Spy => side.spies.push(s),
-            Piece::Marshal | Piece::General => side.strong.push(s),
+            Piece::Bomb => side.bombs |= bit,
+            Piece::Miner => side.miners |= bit,
+            Piece::Spy => side.spies |= bit,
+            Piece::Marshal | Piece::General => side.strong |= bit,
             _ => {}
         }
-    }
+    })));
     for side in Seat::BOTH {
         let sign = if side == seat { 1.0 } else { -1.0 };
         let (mine, theirs) = (&sides[side.index()], &sides[side.other().index()]);
         x -= sign * 1.5 / (1.0 + f64::from(mine.movable));
         if let Some(f) = mine.flag {
-            let guards = mine.bombs.iter().filter(|&&b| b.steps_to(f) == 1).count();
+            let guards = squares(mine.bombs).filter(|&b| b.steps_to(f) == 1).count();
             x += sign * 0.12 * guards as f64;
             x += sign * keeper(f, mine.keepers, empty);
             if guards > 0 {
-                for &m in &theirs.miners {
+                for m in squares(theirs.miners) {
                     let d = m.steps_to(f);
                     if d <= 3 {
                         x -= sign * 0.35 * f64::from(4 - d) / 3.0;
@@ -279,19 +298,16 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
                 }
             }
         }
-        for &s in &mine.spies {
-            if mine.strong.iter().any(|&t| s.steps_to(t) == 1) {
+        for s in squares(mine.spies) {
+            if squares(mine.strong).any(|t| s.steps_to(t) == 1) {
                 x += sign * 0.15;
             }
         }
     }
     if let Some(mover) = g.to_move() {
         let mut best = 0.0f64;
-        for s in Square::all() {
-            let Some((o, p)) = g.at(s) else { continue };
-            if o != mover || !p.is_movable() {
-                continue;
-            }
+        for s in squares(sides[mover.index()].mobile) {
+            let Some((_, p)) = g.at(s) else { continue };
             for t in neighbours(s) {
                 let Some((q_owner, q)) = g.at(t) else {
                     continue;
@@ -317,7 +333,7 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
             let Some(f) = sides[side.index()].flag else {
                 continue;
             };
-            let falls = siege(g, side, f, mover == side);
+            let falls = siege(g, side, f, mover == side, &sides);
             if side == seat {
                 v *= 1.0 - falls;
             } else {
@@ -368,19 +384,14 @@ const SIEGE: [f64; 4] = [0.0, 0.8, 0.5, 0.25];
 /// it (on an empty square, or taking what stands there: a Miner takes a Bomb) with no piece
 /// of `side` able to take (or trade with) it there in time. The Flag cannot flee: a dig
 /// seen only when the Miner stands next to the Flag is seen too late. `side_moves`: `side`
-/// is to move.
-fn siege(g: &Stratego, side: Seat, f: Square, side_moves: bool) -> f64 {
+/// is to move; `sides`: both sides' pieces, from the evaluation's scan.
+fn siege(g: &Stratego, side: Seat, f: Square, side_moves: bool, sides: &[Side; 2]) -> f64 {
     let options = g.options();
     let mut worst: f64 = 0.0;
-    for s in Square::all() {
-        let Some((o, p)) = g.at(s) else { continue };
+    for s in squares(sides[side.other().index()].mobile) {
+        let Some((_, p)) = g.at(s) else { continue };
         let d = s.steps_to(f);
-        if o == side
-            || !p.is_movable()
-            || d > 3
-            || (d == 1 && !side_moves)
-            || SIEGE[usize::from(d)] <= worst
-        {
+        if d > 3 || (d == 1 && !side_moves) || SIEGE[usize::from(d)] <= worst {
             continue;
         }
         // The besieger arrives on `a` next to the Flag after d - 1 moves and takes the Flag
@@ -393,14 +404,11 @@ fn siege(g: &Stratego, side: Seat, f: Square, side_moves: bool) -> f64 {
                 None => true,
                 Some((o, q)) => o == side && options.battle(p, q) == Duel::AttackerWins,
             };
-            enters
-                && s.steps_to(a) + 1 == d
-                && !Square::all().any(|q| {
-                    q != a
-                        && q.steps_to(a) <= reach
-                        && matches!(g.at(q), Some((o, k)) if o == side && k.is_movable()
-                            && options.battle(k, p) != Duel::DefenderWins)
-                })
+            enters && s.steps_to(a) + 1 == d && !squares(sides[side.index()].mobile).any(|q| {
+                q != a
+                    && q.steps_to(a) <= reach
+                    && matches!(g.at(q), Some((_, k)) if options.battle(k, p) != Duel::DefenderWins)
+            })
         });
         if open {
             worst = SIEGE[usize::from(d)];

@@ -1,5 +1,7 @@
-//! The search's indexed selection (the `expert` bot's) against the reference scan (`mcts`).
+//! The search's indexed selection (the `expert` bot's) against the reference scan (`mcts`),
+//! and what each search costs (ignored measurements).
 
+use salpakan_ai::bots::mcts_params;
 use salpakan_ai::mcts::{Budget, Hooks, MctsParams, Reference, SearchResult, search_with};
 use salpakan_ai::{AiGame, BotSpec, Knowledge, choose_move};
 use salpakan_engine::{AnyMatch, GameKind, GameRng, GameSpec, Match, Seat, rng_from_seed};
@@ -115,5 +117,55 @@ fn iterations_in_100_ms_with_each_selection() {
             };
             println!("{kind}: indexed {indexed}: {n} iterations in 100 ms");
         }
+    }
+}
+
+/// Iterations in 100 ms of `mcts` and of `expert` (each with its own belief, root moves and
+/// evaluation), at plies 20, 60, 100, 140 and 180 of three `greedy` games, three searches
+/// each: `cargo test --release -p salpakan-ai --test mcts -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check: prints each bot's iterations per 100 ms"]
+fn iterations_in_100_ms_of_mcts_and_expert() {
+    fn both<G: AiGame>(m: &Match<G>) -> [u64; 2] {
+        let params = &mcts_params::<G>(&"mcts:ms=100".parse().unwrap());
+        let k = Knowledge::of(m, m.game().to_move().expect("a side to move"));
+        let mut n = [0; 2];
+        for seed in 0..3 {
+            n[0] += salpakan_ai::mcts::search(&k, params, &mut rng_from_seed(seed)).iterations;
+            n[1] += G::expert_search(&k, params, &mut rng_from_seed(seed)).iterations;
+        }
+        n
+    }
+    let greedy: BotSpec = "greedy".parse().unwrap();
+    for kind in [GameKind::Generals, GameKind::Stratego] {
+        let mut total = [0; 2];
+        for game in 1..=3u64 {
+            let mut m: AnyMatch = GameSpec::default_for(kind)
+                .new_match([None, None], game)
+                .unwrap();
+            for ply in 0..=180 {
+                let Some(s) = m.to_move() else { break };
+                if ply % 40 == 20 {
+                    let n = match &m {
+                        AnyMatch::Generals(m) => both(m),
+                        AnyMatch::Stratego(m) => both(m),
+                        AnyMatch::Banqi(_) => unreachable!("not measured"),
+                    };
+                    println!(
+                        "{kind}, game {game}, ply {ply}: mcts {}, expert {} (3 searches)",
+                        n[0], n[1]
+                    );
+                    total[0] += n[0];
+                    total[1] += n[1];
+                }
+                m.play(choose_move(&greedy, &m, s, ply).unwrap()).unwrap();
+            }
+        }
+        println!(
+            "{kind}: mcts {}, expert {} iterations in all; expert / mcts {:.2}",
+            total[0],
+            total[1],
+            total[1] as f64 / total[0] as f64
+        );
     }
 }

@@ -7,7 +7,7 @@ use salpakan_engine::generals::{
 };
 use salpakan_engine::{Game, GameKind, GameRng, GameSpec, Seat, SeatSetup, rng_from_seed};
 
-use super::{AiGame, replay, squash, terminal};
+use super::{AiGame, neighbours, replay, squash, terminal};
 use crate::belief::{Belief, Token, mask};
 use crate::{AiError, Knowledge};
 
@@ -476,14 +476,13 @@ fn siege(g: &Generals, side: Seat, f: Square, side_moves: bool) -> f64 {
         // challenge on `a`.
         let reach = d - u8::from(!side_moves);
         let empty = *empty.get_or_insert_with(|| empty_squares(g));
-        let open = Square::all().any(|a| {
-            if a.steps_to(f) != 1 || s.steps_to(a) + 1 != d {
+        let open = neighbours(f).any(|a| {
+            if s.steps_to(a) + 1 != d {
                 return false;
             }
             let from = arrivals(a, reach, empty);
-            !Square::all().any(|q| {
-                from & (1 << q.index()) != 0
-                    && matches!(g.at(q), Some((o, k)) if o == side && k != Piece::Flag
+            !super::bit_squares(from, sq).any(|q| {
+                matches!(g.at(q), Some((o, k)) if o == side && k != Piece::Flag
                             && duel(k, p) != Duel::DefenderWins)
             })
         });

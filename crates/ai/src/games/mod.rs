@@ -152,6 +152,30 @@ pub(crate) fn terminal<G: Game>(g: &G, seat: Seat) -> Option<f64> {
     g.outcome().map(|o| o.score(seat))
 }
 
+/// The squares next to `s` on its board: above, below, right, left.
+pub(crate) fn neighbours<const F: u8, const R: u8>(
+    s: salpakan_engine::board::Square<F, R>,
+) -> impl Iterator<Item = salpakan_engine::board::Square<F, R>> {
+    let (f, r) = (s.file() as i8, s.rank() as i8);
+    [(0i8, 1i8), (0, -1), (1, 0), (-1, 0)]
+        .into_iter()
+        .filter_map(move |(df, dr)| {
+            salpakan_engine::board::Square::new((f + df) as u8, (r + dr) as u8)
+        })
+}
+
+/// The squares of `bits` (bit `Square::index`), in the order of their indices, each made
+/// by `sq` from its index.
+pub(crate) fn bit_squares<S>(mut bits: u128, sq: fn(u8) -> S) -> impl Iterator<Item = S> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let i = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            sq(i)
+        })
+    })
+}
+
 /// A rectangular board's squares as bits (bit `rank × files + file`, as the engines'
 /// `Square::index`), for the scans that walk pieces over empty squares.
 pub(crate) struct Masks {

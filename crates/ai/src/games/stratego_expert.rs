@@ -10,7 +10,7 @@ use salpakan_engine::stratego::{Duel, FILES, Move, Piece, RANKS, Square, Strateg
 use salpakan_engine::{Game, GameKind, Seat};
 
 use super::stratego::{belief as base_belief, score as base_score, sq, value};
-use super::{logit, squash, terminal};
+use super::{logit, neighbours, squash, terminal};
 use crate::Knowledge;
 use crate::belief::Belief;
 
@@ -131,13 +131,6 @@ pub fn free_plies(k: &Knowledge<Stratego>) -> [u32; 100] {
     free
 }
 
-fn neighbours(s: Square) -> impl Iterator<Item = Square> {
-    let (f, r) = (s.file() as i8, s.rank() as i8);
-    [(0i8, 1i8), (0, -1), (1, 0), (-1, 0)]
-        .into_iter()
-        .filter_map(move |(df, dr)| Square::new((f + df) as u8, (r + dr) as u8))
-}
-
 /// What the expert evaluation knows of the root.
 #[derive(Clone, Debug)]
 pub struct Context {
@@ -220,14 +213,8 @@ struct Side {
 }
 
 /// The squares of `bits`, in the order of their indices.
-fn squares(mut bits: u128) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let i = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            sq(i)
-        })
-    })
+fn squares(bits: u128) -> impl Iterator<Item = Square> {
+    super::bit_squares(bits, sq)
 }
 
 /// The expert evaluation of a sampled state for `seat`: the plain evaluation's logit plus

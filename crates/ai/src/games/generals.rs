@@ -483,7 +483,7 @@ fn siege(g: &Generals, side: Seat, f: Square, side_moves: bool) -> f64 {
             let from = arrivals(a, reach, empty);
             !super::bit_squares(from, sq).any(|q| {
                 matches!(g.at(q), Some((o, k)) if o == side && k != Piece::Flag
-                            && duel(k, p) != Duel::DefenderWins)
+                    && duel(k, p) != Duel::DefenderWins)
             })
         });
         if open {

@@ -705,12 +705,7 @@ fn hunt(g: &Banqi, up: &FaceUp, colour: usize) -> f64 {
         if let Some(d) = nearest {
             x += 0.06 * f64::from(10u32.saturating_sub(d));
         }
-        let (f, r) = (t.file() as i8, t.rank() as i8);
-        let free = [(0i8, 1i8), (0, -1), (1, 0), (-1, 0)]
-            .into_iter()
-            .filter_map(|(df, dr)| Square::new((f + df) as u8, (r + dr) as u8))
-            .filter(|&s| g.at(s).is_none())
-            .count();
+        let free = super::neighbours(t).filter(|&s| g.at(s).is_none()).count();
         x += 0.04 * (4 - free) as f64;
     }
     x / theirs.len() as f64

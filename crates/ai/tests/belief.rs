@@ -1,6 +1,8 @@
 //! The belief: constraints narrow correctly; samples respect every constraint and the counts;
 //! determinized games replay the history with the same observed outcomes.
 
+mod setups;
+
 use salpakan_ai::belief::{Belief, Token, mask};
 use salpakan_ai::{AiGame, Knowledge};
 use salpakan_engine::generals::{Duel, Generals, GeneralsOptions, Move, Piece, Setup, Setups};
@@ -21,10 +23,7 @@ fn generals_match(white: &str, black: &str) -> Match<Generals> {
     Match::start(&o, setups, &mut rng_from_seed(1)).unwrap()
 }
 
-const WHITE: &str = "a1:FLG b1:PVT c1:PVT d1:PVT e1:PVT f1:PVT g1:PVT h1:SPY i1:SPY \
-    a2:5G b2:4G c2:3G d2:2G e2:1G f2:COL g2:LTC h2:MAJ i2:CPT a3:1LT b3:2LT c3:SGT";
-const BLACK: &str = "a8:FLG b8:PVT c8:PVT d8:PVT e8:PVT f8:PVT g8:PVT h8:SPY i8:SPY \
-    a7:5G b7:4G c7:3G d7:2G e7:1G f7:COL g7:LTC h7:MAJ i7:CPT a6:1LT b6:2LT c6:SGT";
+use setups::{GENERALS_BLACK as BLACK, GENERALS_WHITE as WHITE};
 
 fn play(m: &mut Match<Generals>, mv: &str) {
     let mv: Move = mv.parse().unwrap();

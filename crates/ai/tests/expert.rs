@@ -1,5 +1,7 @@
 //! The `expert` bot's belief and evaluation rules (`docs/ai.md`), each pinned by a test.
 
+mod setups;
+
 use salpakan_ai::games::{stratego as st, stratego_expert as sx};
 use salpakan_ai::{AiGame, Knowledge};
 use salpakan_engine::generals as gg;
@@ -345,11 +347,10 @@ fn generals_flag_share(b: &salpakan_ai::belief::Belief, start: gg::Square) -> f6
 fn a_piece_running_deep_into_our_half_is_likelier_the_flag_to_the_expert() {
     let o = gg::GeneralsOptions::default();
     let setup = |seat, text| gg::Setup::parse(seat, &o.army, text).unwrap();
-    let white = "a1:FLG b1:PVT c1:PVT d1:PVT e1:PVT f1:PVT g1:PVT h1:SPY i1:SPY \
-        a2:5G b2:4G c2:3G d2:2G e2:1G f2:COL g2:LTC h2:MAJ i2:CPT a3:1LT b3:2LT c3:SGT";
-    let black = "a8:FLG b8:PVT c8:PVT d8:PVT e8:PVT f8:PVT g8:PVT h8:SPY i8:SPY \
-        a7:5G b7:4G c7:3G d7:2G e7:1G f7:COL g7:LTC h7:MAJ i7:CPT a6:1LT b6:2LT c6:SGT";
-    let setups = gg::Setups([setup(Seat::First, white), setup(Seat::Second, black)]);
+    let setups = gg::Setups([
+        setup(Seat::First, setups::GENERALS_WHITE),
+        setup(Seat::Second, setups::GENERALS_BLACK),
+    ]);
     let mut m = Match::<gg::Generals>::start(&o, setups, &mut rng_from_seed(1)).unwrap();
     // Black's piece from c6 walks to e3, five ranks deep into White's half, attacking
     // nothing, while White shuffles its piece on b3.

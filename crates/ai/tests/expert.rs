@@ -249,9 +249,39 @@ fn a_miner_at_the_door_of_a_bombed_in_flag_with_no_guard_in_time_likely_takes_it
         open_v < 0.7 * guarded_v,
         "besieged {open_v:.3}, guarded {guarded_v:.3}"
     );
-    // And Second counts the chance of taking the Flag as its own.
+}
+
+#[test]
+fn the_expert_counts_no_siege_of_the_enemy_flag_it_cannot_see() {
+    // The position of the test above, seen by Second: First's Flag stands besieged by
+    // Second's Miner, but in Second's sampled states that Flag is a guess, so Second does not
+    // credit itself the chance First's evaluation takes off. Where nothing is besieged, the
+    // two seats' evaluations sum to 1.
+    let o = board_options();
+    let play = |marshal: Square| {
+        let mut g = Stratego::start(&o, flag_in_the_corner(&o, marshal, s(2, 0))).unwrap();
+        g.play(Move::new(s(9, 3), s(9, 4))).unwrap();
+        g
+    };
+    let (open, guarded) = (play(s(5, 4)), play(s(1, 1)));
+    let m = Match::<Stratego>::start(
+        &o,
+        flag_in_the_corner(&o, s(5, 4), s(2, 0)),
+        &mut rng_from_seed(1),
+    )
+    .unwrap();
+    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
+    let sum =
+        |g: &Stratego| sx::evaluate(g, Seat::First, &ctx) + sx::evaluate(g, Seat::Second, &ctx);
     assert!(
-        sx::evaluate(&open, Seat::Second, &ctx) > sx::evaluate(&guarded, Seat::Second, &ctx) + 0.1
+        (sum(&guarded) - 1.0).abs() < 1e-9,
+        "guarded: {:.3}",
+        sum(&guarded)
+    );
+    assert!(
+        sum(&open) < 0.9,
+        "besieged: the seats' values sum to {:.3}",
+        sum(&open)
     );
 }
 

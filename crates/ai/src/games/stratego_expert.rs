@@ -227,10 +227,11 @@ fn squares(bits: u128) -> impl Iterator<Item = Square> {
 ///   what it loses; the Flag counts 20), × 0.6 of the material scale, for the side to move
 ///   (so a piece left next to a stronger enemy piece, the Spy above all, is as good as lost);
 ///
-/// and then, as a chance rather than in logits, a besieged Flag (see [`siege`]): the chance
-/// that it falls is taken off its side's winning chance (added for the enemy's Flag). A
-/// penalty in logits would vanish when one side is far ahead (every move then looks as good,
-/// and the search spreads its iterations evenly); a chance does not.
+/// and then, as a chance rather than in logits, `seat`'s own besieged Flag (see [`siege`]):
+/// the chance that it falls is taken off `seat`'s winning chance. A penalty in logits would
+/// vanish when one side is far ahead (every move then looks as good, and the search spreads
+/// its iterations evenly); a chance does not. The enemy's besieged Flag is not counted: in a
+/// sampled state it stands where the sample put it, a guess.
 #[must_use]
 pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
     if let Some(v) = terminal(g, seat) {
@@ -314,21 +315,13 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
         let sign = if mover == seat { 1.0 } else { -1.0 };
         x += sign * best * 0.22 * 0.6;
     }
-    let mut v = squash(x);
-    if let Some(mover) = g.to_move() {
-        for side in Seat::BOTH {
-            let Some(f) = sides[side.index()].flag else {
-                continue;
-            };
-            let falls = siege(g, side, f, mover == side, &sides);
-            if side == seat {
-                v *= 1.0 - falls;
-            } else {
-                v += (1.0 - v) * falls;
-            }
-        }
+    let v = squash(x);
+    // Only `seat`'s own Flag: the enemy's stands in a sampled state where the sample put it,
+    // and counting the siege of a guessed Flag sends pieces after Flags that are not there.
+    match (g.to_move(), sides[seat.index()].flag) {
+        (Some(mover), Some(f)) => v * (1.0 - siege(g, seat, f, mover == seat, &sides)),
+        _ => v,
     }
-    v
 }
 
 /// A door's worth (in logits), by the steps its nearest keeper needs to it: 0 (a keeper

@@ -222,11 +222,11 @@ fn a_piece_the_enemy_can_take_next_is_as_good_as_lost() {
     );
 }
 
-#[test]
-fn a_miner_at_the_door_of_a_bombed_in_flag_with_no_guard_in_time_likely_takes_it() {
-    // First's Flag on a1 behind its Bombs on a2 and b1; Second's Miner stands on c1, next to
-    // the Bomb on b1, Second to move: it takes the Bomb, then the Flag. First's Marshal on b2
-    // can take it on b1 in between; from f5 it cannot.
+/// First's Flag on a1 behind its Bombs on a2 and b1; Second's Miner stands on c1, next to
+/// the Bomb on b1, Second to move: it takes the Bomb, then the Flag. First's Marshal on b2
+/// can take it on b1 in between; from f5 it cannot. Returns the position with the Marshal on
+/// f5 (besieged), on b2 (guarded), and the expert context of First's knowledge.
+fn besieged_and_guarded() -> (Stratego, Stratego, sx::Context) {
     let o = board_options();
     let setups = |marshal: Square| flag_in_the_corner(&o, marshal, s(2, 0));
     let play = |marshal: Square| {
@@ -234,10 +234,15 @@ fn a_miner_at_the_door_of_a_bombed_in_flag_with_no_guard_in_time_likely_takes_it
         g.play(Move::new(s(9, 3), s(9, 4))).unwrap();
         g
     };
-    let (open, guarded) = (play(s(5, 4)), play(s(1, 1)));
-    assert_eq!(open.to_move(), Some(Seat::Second));
     let m = Match::<Stratego>::start(&o, setups(s(5, 4)), &mut rng_from_seed(1)).unwrap();
     let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
+    (play(s(5, 4)), play(s(1, 1)), ctx)
+}
+
+#[test]
+fn a_miner_at_the_door_of_a_bombed_in_flag_with_no_guard_in_time_likely_takes_it() {
+    let (open, guarded, ctx) = besieged_and_guarded();
+    assert_eq!(open.to_move(), Some(Seat::Second));
     // The plain evaluation sees about the same position: the Marshal stands elsewhere.
     let plain = st::evaluate(&open, Seat::First) - st::evaluate(&guarded, Seat::First);
     assert!(plain.abs() < 0.05, "plain difference {plain:.3}");
@@ -257,20 +262,7 @@ fn the_expert_counts_no_siege_of_the_enemy_flag_it_cannot_see() {
     // Second's Miner, but in Second's sampled states that Flag is a guess, so Second does not
     // credit itself the chance First's evaluation takes off. Where nothing is besieged, the
     // two seats' evaluations sum to 1.
-    let o = board_options();
-    let play = |marshal: Square| {
-        let mut g = Stratego::start(&o, flag_in_the_corner(&o, marshal, s(2, 0))).unwrap();
-        g.play(Move::new(s(9, 3), s(9, 4))).unwrap();
-        g
-    };
-    let (open, guarded) = (play(s(5, 4)), play(s(1, 1)));
-    let m = Match::<Stratego>::start(
-        &o,
-        flag_in_the_corner(&o, s(5, 4), s(2, 0)),
-        &mut rng_from_seed(1),
-    )
-    .unwrap();
-    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
+    let (open, guarded, ctx) = besieged_and_guarded();
     let sum =
         |g: &Stratego| sx::evaluate(g, Seat::First, &ctx) + sx::evaluate(g, Seat::Second, &ctx);
     assert!(

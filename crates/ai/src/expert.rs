@@ -25,7 +25,7 @@ impl<G: AiGame> Hooks<G> for Expert<G> {
     }
 
     fn root_moves(&self, k: &Knowledge<G>, pool: &[G], legal: &[G::Move]) -> Vec<G::Move> {
-        let ctx = self.ctx.get_or_init(|| G::expert_context(k, pool));
+        let ctx = self.ctx.get_or_init(|| G::expert_search_context(k, pool));
         G::expert_root_moves(k, pool, legal, ctx)
     }
 

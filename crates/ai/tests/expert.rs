@@ -2,8 +2,9 @@
 
 mod setups;
 
+use salpakan_ai::bots::choose;
 use salpakan_ai::games::{stratego as st, stratego_expert as sx};
-use salpakan_ai::{AiGame, Knowledge};
+use salpakan_ai::{AiGame, BotSpec, Knowledge};
 use salpakan_engine::generals as gg;
 use salpakan_engine::stratego::{
     Army, Move, Piece, Setup, SetupArea, Setups, Square, Stratego, StrategoOptions,
@@ -466,5 +467,89 @@ fn a_guard_walled_in_by_its_own_pieces_does_not_save_the_flag_in_time() {
     assert!(
         walled_v < 0.8 * free_v,
         "walled in {walled_v:.3}, free {free_v:.3}"
+    );
+}
+
+/// Stratego with the classic army (random setups), First `greedy` and Second `random`,
+/// played until First is to move and far ahead: the expert evaluation (uncentred) of 32
+/// samples of First's knowledge averages over 99%. Returns the match and those samples.
+fn first_far_ahead() -> (Match<Stratego>, Vec<Stratego>) {
+    let o = StrategoOptions::default();
+    let bots: [BotSpec; 2] = ["greedy".parse().unwrap(), "random".parse().unwrap()];
+    for game in 0..10u64 {
+        let setups = Setups(
+            Seat::BOTH.map(|s| Setup::random(s, &o, &mut rng_from_seed(2 * game + s as u64))),
+        );
+        let mut m = Match::<Stratego>::start(&o, setups, &mut rng_from_seed(game)).unwrap();
+        for ply in 0..1000u64 {
+            let Some(seat) = m.game().to_move() else {
+                break;
+            };
+            let k = Knowledge::of(&m, seat);
+            if seat == Seat::First {
+                let b = Stratego::expert_belief(&k);
+                let mut rng = rng_from_seed(ply);
+                let pool: Vec<Stratego> = (0..32)
+                    .map(|_| Stratego::determinize(&k, &b, &mut rng))
+                    .collect();
+                let ctx = sx::context(&k, &pool);
+                let mean = pool
+                    .iter()
+                    .map(|g| sx::evaluate(g, Seat::First, &ctx))
+                    .sum::<f64>()
+                    / 32.0;
+                if mean > 0.99 {
+                    return (m, pool);
+                }
+            }
+            let mv = choose::<Stratego>(&bots[seat.index()], &k, ply);
+            m.play(mv).unwrap();
+        }
+    }
+    panic!("greedy never got far ahead of random");
+}
+
+#[test]
+fn far_ahead_the_expert_search_centres_its_evaluation_so_that_moves_still_differ() {
+    let (m, pool) = first_far_ahead();
+    let k = Knowledge::of(&m, Seat::First);
+    let plain = sx::context(&k, &pool);
+    let centred = sx::search_context(&k, &pool);
+    let mean = |ctx: &sx::Context| {
+        pool.iter()
+            .map(|g| sx::evaluate(g, Seat::First, ctx))
+            .sum::<f64>()
+            / pool.len() as f64
+    };
+    assert!(mean(&plain) > 0.99);
+    // Centred, the samples stand near 88% (a winning chance, so not exactly: the mean of
+    // the chances is not the chance of the mean logit).
+    let m_centred = mean(&centred);
+    assert!(
+        (0.75..0.95).contains(&m_centred),
+        "the centred root stands at {m_centred:.3}"
+    );
+    // What First's moves change, in the first sample: the middle half of the children's
+    // values (the blunders and the strokes aside) spans all but nothing uncentred, far
+    // more centred.
+    let g = &pool[0];
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let middle_half = |ctx: &sx::Context| {
+        let mut values: Vec<f64> = moves
+            .iter()
+            .map(|&mv| {
+                let mut child = g.clone();
+                child.play(mv).unwrap();
+                sx::evaluate(&child, Seat::First, ctx)
+            })
+            .collect();
+        values.sort_by(f64::total_cmp);
+        values[3 * values.len() / 4] - values[values.len() / 4]
+    };
+    let (uncentred, centred) = (middle_half(&plain), middle_half(&centred));
+    assert!(
+        centred > 0.01 && centred > 10.0 * uncentred,
+        "the middle half of the moves spans {centred:.4} centred, {uncentred:.4} uncentred"
     );
 }

@@ -56,8 +56,8 @@ pub trait AiGame: Game {
     }
 
     /// What the `expert` bot's evaluation learns once per move from the seat's knowledge
-    /// and the sampled states (Stratego: which enemy pieces never moved; Banqi: the
-    /// quiet-ply count at the root).
+    /// and the sampled states (Stratego: which enemy pieces never moved, and in the search
+    /// the centre of its evaluation; nothing in the other games).
     type ExpertContext: Send + Sync;
 
     /// The `expert` bot's belief: by default [`AiGame::belief`].
@@ -65,8 +65,17 @@ pub trait AiGame: Game {
         Self::belief(k)
     }
 
-    /// The `expert` bot's context for one move, from the knowledge and the sampled states.
+    /// The `expert` bot's context for one move, from the knowledge and the sampled states,
+    /// as the analysis for players evaluates with it: the evaluation is a winning chance.
     fn expert_context(k: &Knowledge<Self>, pool: &[Self]) -> Self::ExpertContext;
+
+    /// The context the `expert` bot's search evaluates with: by default
+    /// [`AiGame::expert_context`]. Stratego centres it (see [`centre`]): the search then
+    /// compares moves by what they change, not by a winning chance that no longer moves once
+    /// one side is far ahead.
+    fn expert_search_context(k: &Knowledge<Self>, pool: &[Self]) -> Self::ExpertContext {
+        Self::expert_context(k, pool)
+    }
 
     /// The root moves the `expert` bot searches: by default [`AiGame::root_moves`].
     fn expert_root_moves(
@@ -140,6 +149,27 @@ pub(crate) fn replay<G: Game>(g: &mut G, moves: impl IntoIterator<Item = G::Move
 pub(crate) fn logit(v: f64) -> f64 {
     let v = v.clamp(1e-9, 1.0 - 1e-9);
     (v / (1.0 - v)).ln()
+}
+
+/// How far from even (in logits: a winning chance of 88%) the `expert`'s search lets the
+/// mean evaluation of its root's sampled states stand (see [`centre`]).
+pub(crate) const CENTRE_BOUND: f64 = 2.0;
+
+/// The logit the `expert`'s search takes off its evaluation at every leaf (its centre), from
+/// the evaluation's logits of the root's sampled states: what their mean lies beyond
+/// ±[`CENTRE_BOUND`], else 0. Far ahead (or far behind), every leaf's winning chance is
+/// all but 1 (or 0): a Major taken, a Flag left open or a raider let through change it by
+/// less than a thousandth, the search finds every move as good and spreads its iterations
+/// evenly, and the bot plays aimless moves. Centred, the root stands at 88% (or 12%) and
+/// the leaves differ again as they differ near an even game, as Go programs' dynamic komi
+/// keeps their searches from going blind when the game is decided.
+pub(crate) fn centre(logits: impl ExactSizeIterator<Item = f64>) -> f64 {
+    let n = logits.len();
+    if n == 0 {
+        return 0.0;
+    }
+    let mean = logits.sum::<f64>() / n as f64;
+    mean - mean.clamp(-CENTRE_BOUND, CENTRE_BOUND)
 }
 
 /// The logistic squashing of an evaluation score.

@@ -336,6 +336,10 @@ impl AiGame for Stratego {
         super::stratego_expert::context(k, pool)
     }
 
+    fn expert_search_context(k: &Knowledge<Self>, pool: &[Self]) -> Self::ExpertContext {
+        super::stratego_expert::search_context(k, pool)
+    }
+
     fn expert_root_moves(
         k: &Knowledge<Self>,
         pool: &[Self],

@@ -137,6 +137,9 @@ pub struct Context {
     /// For each square holding an unknown enemy piece that never moved: the share of the
     /// sampled states with a Bomb there (0 elsewhere).
     bomb: [f32; 100],
+    /// The logit [`evaluate`] takes off before it makes a chance of it: 0, or in the
+    /// search, the centre of the root's sampled states (see [`super::centre`]).
+    centre: f64,
 }
 
 impl Context {
@@ -163,7 +166,18 @@ pub fn context(k: &Knowledge<Stratego>, pool: &[Stratego]) -> Context {
             bomb[s.index()] = n as f32 / pool.len().max(1) as f32;
         }
     }
-    Context { bomb }
+    Context { bomb, centre: 0.0 }
+}
+
+/// The context the expert's search evaluates with: [`context`], centred on the root's
+/// sampled states (see [`super::centre`]).
+#[must_use]
+pub fn search_context(k: &Knowledge<Stratego>, pool: &[Stratego]) -> Context {
+    let centre = super::centre(pool.iter().map(|g| parts(g, k.seat()).0));
+    Context {
+        centre,
+        ..context(k, pool)
+    }
 }
 
 /// The root moves: all but a Marshal's, General's or Colonel's attack on an unknown piece
@@ -231,12 +245,20 @@ fn squares(bits: u128) -> impl Iterator<Item = Square> {
 /// the chance that it falls is taken off `seat`'s winning chance. A penalty in logits would
 /// vanish when one side is far ahead (every move then looks as good, and the search spreads
 /// its iterations evenly); a chance does not. The enemy's besieged Flag is not counted: in a
-/// sampled state it stands where the sample put it, a guess.
+/// sampled state it stands where the sample put it, a guess. The logit is taken less the
+/// context's centre (0 but in the search: [`search_context`]) before it becomes a chance.
 #[must_use]
-pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
+pub fn evaluate(g: &Stratego, seat: Seat, ctx: &Context) -> f64 {
     if let Some(v) = terminal(g, seat) {
         return v;
     }
+    let (x, falls) = parts(g, seat);
+    squash(x - ctx.centre) * (1.0 - falls)
+}
+
+/// The two parts of [`evaluate`] for an unfinished game: the logit, and the chance that
+/// `seat`'s besieged Flag falls.
+fn parts(g: &Stratego, seat: Seat) -> (f64, f64) {
     let options = g.options();
     let takes_miner =
         Piece::ALL.map(|p| p.is_movable() && options.battle(p, Piece::Miner) == Duel::AttackerWins);
@@ -315,12 +337,11 @@ pub fn evaluate(g: &Stratego, seat: Seat, _ctx: &Context) -> f64 {
         let sign = if mover == seat { 1.0 } else { -1.0 };
         x += sign * best * 0.22 * 0.6;
     }
-    let v = squash(x);
     // Only `seat`'s own Flag: the enemy's stands in a sampled state where the sample put it,
     // and counting the siege of a guessed Flag sends pieces after Flags that are not there.
     match (g.to_move(), sides[seat.index()].flag) {
-        (Some(mover), Some(f)) => v * (1.0 - siege(g, seat, f, mover == seat, &sides)),
-        _ => v,
+        (Some(mover), Some(f)) => (x, siege(g, seat, f, mover == seat, &sides)),
+        _ => (x, 0.0),
     }
 }
 

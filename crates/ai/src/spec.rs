@@ -73,7 +73,7 @@ impl BotKind {
                 ("seed", "mixed into the seed of every choice", 0, u64::MAX),
                 (
                     "samples",
-                    "hidden states sampled per move (default 32)",
+                    "hidden states sampled per move (default 32; the expert in Game of the Generals 128)",
                     1,
                     MAX_SAMPLES,
                 ),
@@ -85,7 +85,7 @@ impl BotKind {
                 ),
                 (
                     "c",
-                    "exploration constant in hundredths (default 70)",
+                    "exploration constant in hundredths (default per game: 40 in Game of the Generals, 70 in Stratego and Banqi)",
                     0,
                     10_000,
                 ),

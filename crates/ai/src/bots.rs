@@ -79,14 +79,7 @@ pub fn mcts_params<G: AiGame>(spec: &BotSpec) -> MctsParams {
     };
     MctsParams {
         budget,
-        samples: spec
-            .param("samples")
-            .unwrap_or(if matches!(spec.kind(), BotKind::Expert) {
-                G::EXPERT_SAMPLES
-            } else {
-                32
-            })
-            .max(1) as usize,
+        samples: spec.param("samples").unwrap_or(32).max(1) as usize,
         depth: spec
             .param("depth")
             .map_or(G::ROLLOUT_DEPTH, |d| d.min(10_000) as u32),

@@ -73,7 +73,7 @@ impl BotKind {
                 ("seed", "mixed into the seed of every choice", 0, u64::MAX),
                 (
                     "samples",
-                    "hidden states sampled per move (default 32; the expert in Game of the Generals 128)",
+                    "hidden states sampled per move (default 32)",
                     1,
                     MAX_SAMPLES,
                 ),

@@ -331,17 +331,3 @@ mod search_rules {
         ));
     }
 }
-
-#[test]
-fn the_generals_expert_samples_128_hidden_states_a_move_unless_told_otherwise() {
-    use salpakan_ai::bots::mcts_params;
-    use salpakan_engine::banqi::Banqi;
-    use salpakan_engine::generals::Generals;
-    use salpakan_engine::stratego::Stratego;
-    assert_eq!(mcts_params::<Generals>(&spec("expert")).samples, 128);
-    assert_eq!(mcts_params::<Generals>(&spec("expert:samples=16")).samples, 16);
-    // `mcts` stays the fixed reference, and the other games' expert keeps 32.
-    assert_eq!(mcts_params::<Generals>(&spec("mcts")).samples, 32);
-    assert_eq!(mcts_params::<Stratego>(&spec("expert")).samples, 32);
-    assert_eq!(mcts_params::<Banqi>(&spec("expert")).samples, 32);
-}

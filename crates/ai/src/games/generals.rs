@@ -570,10 +570,6 @@ impl AiGame for Generals {
 
     const ROLLOUT_DEPTH: u32 = 0;
     const EXPLORATION: f64 = 0.4;
-    /// Against `mcts` at fixed iterations, 128 samples scored 69.3% where 32 scored 64.0%
-    /// (400 deals, paired +5.2 points, standard error 2.9), at no measurable cost in
-    /// iterations at equal time (`docs/ai.md`).
-    const EXPERT_SAMPLES: u64 = 128;
 
     fn search_evaluate(g: &Self, seat: Seat) -> f64 {
         search_evaluate(g, seat)

@@ -125,10 +125,6 @@ pub trait AiGame: Game {
     /// The search's UCB exploration constant, by default (`c` overrides it).
     const EXPLORATION: f64 = 0.7;
 
-    /// The hidden states the `expert` bot's search samples per move, by default (`samples`
-    /// overrides it); `mcts` samples 32.
-    const EXPERT_SAMPLES: u64 = 32;
-
     /// How many slots [`AiGame::move_slot`] numbers moves into.
     const MOVE_SLOTS: usize;
 

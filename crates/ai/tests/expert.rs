@@ -470,6 +470,14 @@ fn a_guard_walled_in_by_its_own_pieces_does_not_save_the_flag_in_time() {
     );
 }
 
+/// First's mean expert evaluation of the sampled states `pool` with `ctx`.
+fn mean_evaluation(pool: &[Stratego], ctx: &sx::Context) -> f64 {
+    pool.iter()
+        .map(|g| sx::evaluate(g, Seat::First, ctx))
+        .sum::<f64>()
+        / pool.len() as f64
+}
+
 /// Stratego with the classic army (random setups), First `greedy` and Second `random`,
 /// played until First is to move and far ahead: the expert evaluation (uncentred) of 32
 /// samples of First's knowledge averages over 99%. Returns the match and those samples.
@@ -492,13 +500,7 @@ fn first_far_ahead() -> (Match<Stratego>, Vec<Stratego>) {
                 let pool: Vec<Stratego> = (0..32)
                     .map(|_| Stratego::determinize(&k, &b, &mut rng))
                     .collect();
-                let ctx = sx::context(&k, &pool);
-                let mean = pool
-                    .iter()
-                    .map(|g| sx::evaluate(g, Seat::First, &ctx))
-                    .sum::<f64>()
-                    / 32.0;
-                if mean > 0.99 {
+                if mean_evaluation(&pool, &sx::context(&k, &pool)) > 0.99 {
                     return (m, pool);
                 }
             }
@@ -515,12 +517,7 @@ fn far_ahead_the_expert_search_centres_its_evaluation_so_that_moves_still_differ
     let k = Knowledge::of(&m, Seat::First);
     let plain = sx::context(&k, &pool);
     let centred = sx::search_context(&k, &pool);
-    let mean = |ctx: &sx::Context| {
-        pool.iter()
-            .map(|g| sx::evaluate(g, Seat::First, ctx))
-            .sum::<f64>()
-            / pool.len() as f64
-    };
+    let mean = |ctx: &sx::Context| mean_evaluation(&pool, ctx);
     assert!(mean(&plain) > 0.99);
     // Centred, the samples stand near 88% (a winning chance, so not exactly: the mean of
     // the chances is not the chance of the mean logit).

@@ -352,6 +352,64 @@ fn a_keeper_walled_off_by_its_own_bombs_does_not_keep_the_door_behind_them() {
     assert!(gain > 0.1, "the open door's gain in logits: {gain:.3}");
 }
 
+#[test]
+fn a_guard_walled_off_by_its_own_bombs_does_not_stop_a_miner_digging_out_the_flag() {
+    // First's Flag on a1 behind its Bombs on a2 and b1, First to move; Second's Miner on a3
+    // takes a2 next, then the Flag. First's Marshal on c2 is two steps from a2, as near as
+    // the Miner: with b2 free it steps there and takes the Miner on a2; with First's third
+    // Bomb on b2 (not on j1), it cannot stand next to a2 in time (a3, the only other way in,
+    // is the Miner's), and the Flag is as good as lost. (The doors' keeper differs too, by
+    // far less.)
+    let mut o = options_with_bombs(3);
+    o.setup_area = SetupArea::Board;
+    let setups = |third_bomb: Square| {
+        Setups([
+            small_setup(
+                Seat::First,
+                &o,
+                [
+                    s(0, 0),
+                    s(0, 1),
+                    s(1, 0),
+                    third_bomb,
+                    s(2, 1),
+                    s(9, 3),
+                    s(7, 3),
+                ],
+            ),
+            small_setup(
+                Seat::Second,
+                &o,
+                [
+                    s(9, 9),
+                    s(8, 9),
+                    s(9, 8),
+                    s(7, 9),
+                    s(4, 6),
+                    s(9, 6),
+                    s(0, 2),
+                ],
+            ),
+        ])
+    };
+    let start = |third_bomb: Square| Stratego::start(&o, setups(third_bomb)).unwrap();
+    let (walled, free) = (start(s(1, 1)), start(s(9, 0)));
+    assert_eq!(walled.to_move(), Some(Seat::First));
+    let m = Match::<Stratego>::start(&o, setups(s(9, 0)), &mut rng_from_seed(1)).unwrap();
+    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
+    // The plain evaluation sees the same position: a Bomb stands elsewhere.
+    let plain = st::evaluate(&free, Seat::First) - st::evaluate(&walled, Seat::First);
+    assert!(plain.abs() < 1e-9, "plain difference {plain:.3}");
+    let (walled_v, free_v) = (
+        sx::evaluate(&walled, Seat::First, &ctx),
+        sx::evaluate(&free, Seat::First, &ctx),
+    );
+    assert!(
+        walled_v < 0.7 * free_v,
+        "walled off {walled_v:.3}, free {free_v:.3}"
+    );
+}
+
 /// The share of 400 samples of `b` in which the token that started on `start` is the Flag.
 fn generals_flag_share(b: &salpakan_ai::belief::Belief, start: gg::Square) -> f64 {
     let t = b
@@ -526,19 +584,25 @@ fn far_ahead_the_expert_search_centres_its_evaluation_so_that_moves_still_differ
         (0.75..0.95).contains(&m_centred),
         "the centred root stands at {m_centred:.3}"
     );
-    // What First's moves change, in the first sample: the middle half of the children's
-    // values (the blunders and the strokes aside) spans all but nothing uncentred, far
-    // more centred.
-    let g = &pool[0];
+    // What First's moves change, as the search sees it (each move's mean value over the
+    // samples; First's pieces stand alike in all of them, so its moves are the same): the
+    // middle half of the moves' values (the blunders and the strokes aside) spans all but
+    // nothing uncentred, far more centred.
     let mut moves = Vec::new();
-    g.legal_moves(&mut moves);
+    pool[0].legal_moves(&mut moves);
     let middle_half = |ctx: &sx::Context| {
         let mut values: Vec<f64> = moves
             .iter()
             .map(|&mv| {
-                let mut child = g.clone();
-                child.play(mv).unwrap();
-                sx::evaluate(&child, Seat::First, ctx)
+                let children: Vec<Stratego> = pool
+                    .iter()
+                    .map(|g| {
+                        let mut child = g.clone();
+                        child.play(mv).unwrap();
+                        child
+                    })
+                    .collect();
+                mean_evaluation(&children, ctx)
             })
             .collect();
         values.sort_by(f64::total_cmp);

@@ -340,7 +340,7 @@ fn parts(g: &Stratego, seat: Seat) -> (f64, f64) {
     // Only `seat`'s own Flag: the enemy's stands in a sampled state where the sample put it,
     // and counting the siege of a guessed Flag sends pieces after Flags that are not there.
     match (g.to_move(), sides[seat.index()].flag) {
-        (Some(mover), Some(f)) => (x, siege(g, seat, f, mover == seat, &sides)),
+        (Some(mover), Some(f)) => (x, siege(g, seat, f, mover == seat, &sides, empty)),
         _ => (x, 0.0),
     }
 }
@@ -381,12 +381,21 @@ const MASKS: super::Masks = super::Masks::new(FILES, RANKS);
 const SIEGE: [f64; 4] = [0.0, 0.8, 0.5, 0.25];
 
 /// How besieged `side`'s Flag on `f` is: the chance ([`SIEGE`]) that it falls to the
-/// nearest movable enemy piece, at most three steps from the Flag, that can arrive next to
-/// it (on an empty square, or taking what stands there: a Miner takes a Bomb) with no piece
-/// of `side` able to take (or trade with) it there in time. The Flag cannot flee: a dig
-/// seen only when the Miner stands next to the Flag is seen too late. `side_moves`: `side`
-/// is to move; `sides`: both sides' pieces, from the evaluation's scan.
-fn siege(g: &Stratego, side: Seat, f: Square, side_moves: bool, sides: &[Side; 2]) -> f64 {
+/// nearest movable enemy piece, at most three steps from the Flag, that has a shortest way
+/// to it (over empty squares, or taking what stands there: a Miner takes a Bomb) on which no
+/// piece of `side` can take (or trade with) it in time. A guard walks over empty squares and
+/// must stand next to the besieger to challenge it, so a guard behind its own Bombs guards
+/// nothing. The Flag cannot flee: a dig seen only when the Miner stands next to the Flag is
+/// seen too late. `side_moves`: `side` is to move; `sides`: both sides' pieces and `empty`
+/// the empty squares, from the evaluation's scan.
+fn siege(
+    g: &Stratego,
+    side: Seat,
+    f: Square,
+    side_moves: bool,
+    sides: &[Side; 2],
+    empty: u128,
+) -> f64 {
     let options = g.options();
     let mut worst: f64 = 0.0;
     for s in squares(sides[side.other().index()].mobile) {
@@ -395,25 +404,72 @@ fn siege(g: &Stratego, side: Seat, f: Square, side_moves: bool, sides: &[Side; 2
         if d > 3 || (d == 1 && !side_moves) || SIEGE[usize::from(d)] <= worst {
             continue;
         }
-        // The besieger arrives on `a` next to the Flag after d - 1 moves and takes the Flag
-        // with the next; meanwhile `side` moves `reach` times, the last a challenge on `a`.
-        let reach = d - u8::from(!side_moves);
-        let open = neighbours(f).any(|a| {
-            let enters = match g.at(a) {
-                _ if a == s => true,
-                _ if a.is_lake() => false,
-                None => true,
-                Some((o, q)) => o == side && options.battle(p, q) == Duel::AttackerWins,
-            };
-            enters && s.steps_to(a) + 1 == d && !squares(sides[side.index()].mobile).any(|q| {
-                q != a
-                    && q.steps_to(a) <= reach
-                    && matches!(g.at(q), Some((_, k)) if options.battle(k, p) != Duel::DefenderWins)
-            })
-        });
-        if open {
+        // reach[j]: the squares next to which a guard able to challenge `p` can stand after
+        // j moves of `side`.
+        let mut stand = 0u128;
+        for q in squares(sides[side.index()].mobile) {
+            if matches!(g.at(q), Some((_, k)) if options.battle(k, p) != Duel::DefenderWins) {
+                stand |= 1 << q.index();
+            }
+        }
+        let mut reach = [0u128; 3];
+        for r in &mut reach {
+            *r = MASKS.step(stand, u128::MAX);
+            stand |= *r & empty;
+        }
+        let way = Way {
+            g,
+            side,
+            besieger: p,
+            flag: f,
+            reach,
+            side_moves,
+        };
+        if way.open(s, 0, d) {
             worst = SIEGE[usize::from(d)];
         }
     }
     worst
+}
+
+/// A besieger's way to a Flag, for [`siege`].
+struct Way<'a> {
+    g: &'a Stratego,
+    side: Seat,
+    besieger: Piece,
+    flag: Square,
+    /// Where the guards can challenge after 0, 1 and 2 moves.
+    reach: [u128; 3],
+    side_moves: bool,
+}
+
+impl Way<'_> {
+    /// Whether the besieger, standing on `at` after `k` of its moves with `left` more to the
+    /// Flag, gets there unchallenged along some shortest way.
+    fn open(&self, at: Square, k: usize, left: u8) -> bool {
+        // the guards' moves before the besieger's next one
+        let moves = if self.side_moves {
+            Some(k)
+        } else {
+            k.checked_sub(1)
+        };
+        if moves.is_some_and(|m| self.reach[m] & (1 << at.index()) != 0) {
+            return false;
+        }
+        if left == 1 {
+            return true;
+        }
+        neighbours(at).any(|n| {
+            n.steps_to(self.flag) + 1 == left
+                && !n.is_lake()
+                && match self.g.at(n) {
+                    None => true,
+                    Some((o, q)) => {
+                        o == self.side
+                            && self.g.options().battle(self.besieger, q) == Duel::AttackerWins
+                    }
+                }
+                && self.open(n, k + 1, left - 1)
+        })
+    }
 }

@@ -302,44 +302,48 @@ fn a_flag_keeps_a_piece_that_takes_miners_near_it() {
     assert!(gain > 0.3, "the kept Flag's gain in logits: {gain:.3}");
 }
 
+/// The small army of [`options_with_bombs`] with 3 Bombs, set up anywhere on the board.
+fn three_bombs_options() -> StrategoOptions {
+    let mut o = options_with_bombs(3);
+    o.setup_area = SetupArea::Board;
+    o
+}
+
+/// Setups of [`three_bombs_options`]: First's Flag on a1 behind its Bombs on a2 and b1, its
+/// third Bomb on `third_bomb`, its Marshal on `marshal`, its Scout on j4 and its Miner on h4;
+/// Second's Flag on j10 behind its Bombs on i10, j9 and h10, its Marshal on e7, its Scout on
+/// j7 and its Miner on `miner`.
+fn three_bombs(o: &StrategoOptions, third_bomb: Square, marshal: Square, miner: Square) -> Setups {
+    Setups([
+        small_setup(
+            Seat::First,
+            o,
+            [
+                s(0, 0),
+                s(0, 1),
+                s(1, 0),
+                third_bomb,
+                marshal,
+                s(9, 3),
+                s(7, 3),
+            ],
+        ),
+        small_setup(
+            Seat::Second,
+            o,
+            [s(9, 9), s(8, 9), s(9, 8), s(7, 9), s(4, 6), s(9, 6), miner],
+        ),
+    ])
+}
+
 #[test]
 fn a_keeper_walled_off_by_its_own_bombs_does_not_keep_the_door_behind_them() {
     // First's Flag on a1 behind its Bombs on a2 and b1; its Marshal (the only piece of First
     // that takes a Miner) on c1, next to the door b1. First's third Bomb stands on b2, which
     // walls the Marshal off from the door a2 (5 steps round by c3 and a3), or far away on j1
     // (a2 is then 3 steps away, by c2 and b2).
-    let mut o = options_with_bombs(3);
-    o.setup_area = SetupArea::Board;
-    let setups = |third_bomb: Square| {
-        Setups([
-            small_setup(
-                Seat::First,
-                &o,
-                [
-                    s(0, 0),
-                    s(0, 1),
-                    s(1, 0),
-                    third_bomb,
-                    s(2, 0),
-                    s(9, 3),
-                    s(7, 3),
-                ],
-            ),
-            small_setup(
-                Seat::Second,
-                &o,
-                [
-                    s(9, 9),
-                    s(8, 9),
-                    s(9, 8),
-                    s(0, 9),
-                    s(4, 6),
-                    s(0, 6),
-                    s(2, 6),
-                ],
-            ),
-        ])
-    };
+    let o = three_bombs_options();
+    let setups = |third_bomb: Square| three_bombs(&o, third_bomb, s(2, 0), s(2, 6));
     let start = |third_bomb: Square| Stratego::start(&o, setups(third_bomb)).unwrap();
     let (walled, open) = (start(s(1, 1)), start(s(9, 0)));
     let m = Match::<Stratego>::start(&o, setups(s(9, 0)), &mut rng_from_seed(1)).unwrap();
@@ -360,38 +364,8 @@ fn a_guard_walled_off_by_its_own_bombs_does_not_stop_a_miner_digging_out_the_fla
     // Bomb on b2 (not on j1), it cannot stand next to a2 in time (a3, the only other way in,
     // is the Miner's), and the Flag is as good as lost. (The doors' keeper differs too, by
     // far less.)
-    let mut o = options_with_bombs(3);
-    o.setup_area = SetupArea::Board;
-    let setups = |third_bomb: Square| {
-        Setups([
-            small_setup(
-                Seat::First,
-                &o,
-                [
-                    s(0, 0),
-                    s(0, 1),
-                    s(1, 0),
-                    third_bomb,
-                    s(2, 1),
-                    s(9, 3),
-                    s(7, 3),
-                ],
-            ),
-            small_setup(
-                Seat::Second,
-                &o,
-                [
-                    s(9, 9),
-                    s(8, 9),
-                    s(9, 8),
-                    s(7, 9),
-                    s(4, 6),
-                    s(9, 6),
-                    s(0, 2),
-                ],
-            ),
-        ])
-    };
+    let o = three_bombs_options();
+    let setups = |third_bomb: Square| three_bombs(&o, third_bomb, s(2, 1), s(0, 2));
     let start = |third_bomb: Square| Stratego::start(&o, setups(third_bomb)).unwrap();
     let (walled, free) = (start(s(1, 1)), start(s(9, 0)));
     assert_eq!(walled.to_move(), Some(Seat::First));

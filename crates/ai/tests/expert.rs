@@ -228,8 +228,14 @@ fn a_piece_the_enemy_can_take_next_is_as_good_as_lost() {
 /// can take it on b1 in between; from f5 it cannot. Returns the position with the Marshal on
 /// f5 (besieged), on b2 (guarded), and the expert context of First's knowledge.
 fn besieged_and_guarded() -> (Stratego, Stratego, sx::Context) {
+    besieged_and_guarded_by(s(2, 0), s(1, 1))
+}
+
+/// As [`besieged_and_guarded`], with Second's Miner on `miner` and First's Marshal, when it
+/// guards, on `guard`.
+fn besieged_and_guarded_by(miner: Square, guard: Square) -> (Stratego, Stratego, sx::Context) {
     let o = board_options();
-    let setups = |marshal: Square| flag_in_the_corner(&o, marshal, s(2, 0));
+    let setups = |marshal: Square| flag_in_the_corner(&o, marshal, miner);
     let play = |marshal: Square| {
         let mut g = Stratego::start(&o, setups(marshal)).unwrap();
         g.play(Move::new(s(9, 3), s(9, 4))).unwrap();
@@ -237,7 +243,7 @@ fn besieged_and_guarded() -> (Stratego, Stratego, sx::Context) {
     };
     let m = Match::<Stratego>::start(&o, setups(s(5, 4)), &mut rng_from_seed(1)).unwrap();
     let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
-    (play(s(5, 4)), play(s(1, 1)), ctx)
+    (play(s(5, 4)), play(guard), ctx)
 }
 
 #[test]
@@ -253,6 +259,26 @@ fn a_miner_at_the_door_of_a_bombed_in_flag_with_no_guard_in_time_likely_takes_it
     );
     assert!(
         open_v < 0.7 * guarded_v,
+        "besieged {open_v:.3}, guarded {guarded_v:.3}"
+    );
+}
+
+#[test]
+fn the_expert_sees_a_miner_coming_four_steps_away_in_time_to_bring_a_guard() {
+    // As above, with Second's Miner on e1, four steps from the Flag on a1 by d1, c1 and the
+    // Bomb on b1, Second to move. First's Marshal on c3 steps to c2 next to c1 and takes the
+    // Miner there; from f5 it cannot stand next to its way in time.
+    let (open, guarded, ctx) = besieged_and_guarded_by(s(4, 0), s(2, 2));
+    assert_eq!(open.to_move(), Some(Seat::Second));
+    let plain = st::evaluate(&open, Seat::First) - st::evaluate(&guarded, Seat::First);
+    assert!(plain.abs() < 0.05, "plain difference {plain:.3}");
+    let (open_v, guarded_v) = (
+        sx::evaluate(&open, Seat::First, &ctx),
+        sx::evaluate(&guarded, Seat::First, &ctx),
+    );
+    // (The Marshal on c3 also keeps the doors: that alone is worth about 10% here.)
+    assert!(
+        open_v < 0.85 * guarded_v,
         "besieged {open_v:.3}, guarded {guarded_v:.3}"
     );
 }

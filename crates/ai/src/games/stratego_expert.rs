@@ -354,7 +354,7 @@ const KEEPER: [f64; 5] = [0.4, 0.4, 0.4, 0.25, 0.1];
 /// [`KEEPER`] by the steps its nearest keeper needs to it, walking over `empty` squares; the
 /// keepers are worth the doors' mean. A Flag whose army has gone away, or whose keeper
 /// stands behind its own Bombs, is dug out by the first Miner that comes: the siege sees
-/// the Miner 3 steps ahead, too late to bring a keeper from afar.
+/// the Miner at most 5 steps ahead, too late to bring a keeper from afar.
 fn keeper(f: Square, keepers: u128, empty: u128) -> f64 {
     if keepers == 0 {
         return 0.0;
@@ -378,10 +378,10 @@ fn keeper(f: Square, keepers: u128, empty: u128) -> f64 {
 const MASKS: super::Masks = super::Masks::new(FILES, RANKS);
 
 /// The chance that a besieged Flag falls, by the besieger's distance to it.
-const SIEGE: [f64; 4] = [0.0, 0.8, 0.5, 0.25];
+const SIEGE: [f64; 6] = [0.0, 0.8, 0.5, 0.25, 0.12, 0.06];
 
 /// How besieged `side`'s Flag on `f` is: the chance ([`SIEGE`]) that it falls to the
-/// nearest movable enemy piece, at most three steps from the Flag, that has a shortest way
+/// nearest movable enemy piece, at most five steps from the Flag, that has a shortest way
 /// to it (over empty squares, or taking what stands there: a Miner takes a Bomb) on which no
 /// piece of `side` can take (or trade with) it in time. A guard walks over empty squares and
 /// must stand next to the besieger to challenge it, so a guard behind its own Bombs guards
@@ -401,7 +401,7 @@ fn siege(
     for s in squares(sides[side.other().index()].mobile) {
         let Some((_, p)) = g.at(s) else { continue };
         let d = s.steps_to(f);
-        if d > 3 || (d == 1 && !side_moves) || SIEGE[usize::from(d)] <= worst {
+        if d > 5 || (d == 1 && !side_moves) || SIEGE[usize::from(d)] <= worst {
             continue;
         }
         // reach[j]: the squares next to which a guard able to challenge `p` can stand after
@@ -412,7 +412,7 @@ fn siege(
                 stand |= 1 << q.index();
             }
         }
-        let mut reach = [0u128; 3];
+        let mut reach = [0u128; 5];
         for r in &mut reach {
             *r = MASKS.step(stand, u128::MAX);
             stand |= *r & empty;
@@ -438,8 +438,8 @@ struct Way<'a> {
     side: Seat,
     besieger: Piece,
     flag: Square,
-    /// Where the guards can challenge after 0, 1 and 2 moves.
-    reach: [u128; 3],
+    /// Where the guards can challenge after 0 to 4 moves.
+    reach: [u128; 5],
     side_moves: bool,
 }
 

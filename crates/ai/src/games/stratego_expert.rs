@@ -404,8 +404,8 @@ fn siege(
         if d > 5 || (d == 1 && !side_moves) || SIEGE[usize::from(d)] <= worst {
             continue;
         }
-        // reach[j]: the squares next to which a guard able to challenge `p` can stand after
-        // j moves of `side`.
+        // reach[j]: the squares a guard able to challenge `p` can challenge after j moves of
+        // `side` (those next to a square it can stand on by then).
         let mut stand = 0u128;
         for q in squares(sides[side.index()].mobile) {
             if matches!(g.at(q), Some((_, k)) if options.battle(k, p) != Duel::DefenderWins) {

@@ -246,17 +246,23 @@ fn besieged_and_guarded_by(miner: Square, guard: Square) -> (Stratego, Stratego,
     (play(s(5, 4)), play(guard), ctx)
 }
 
-#[test]
-fn a_miner_at_the_door_of_a_bombed_in_flag_with_no_guard_in_time_likely_takes_it() {
-    let (open, guarded, ctx) = besieged_and_guarded();
+/// First's expert evaluations of [`besieged_and_guarded_by`]'s positions (besieged, guarded),
+/// Second to move in both, which the plain evaluation sees about alike (the Marshal stands
+/// elsewhere): this checks both.
+fn besieged_and_guarded_values(miner: Square, guard: Square) -> (f64, f64) {
+    let (open, guarded, ctx) = besieged_and_guarded_by(miner, guard);
     assert_eq!(open.to_move(), Some(Seat::Second));
-    // The plain evaluation sees about the same position: the Marshal stands elsewhere.
     let plain = st::evaluate(&open, Seat::First) - st::evaluate(&guarded, Seat::First);
     assert!(plain.abs() < 0.05, "plain difference {plain:.3}");
-    let (open_v, guarded_v) = (
+    (
         sx::evaluate(&open, Seat::First, &ctx),
         sx::evaluate(&guarded, Seat::First, &ctx),
-    );
+    )
+}
+
+#[test]
+fn a_miner_at_the_door_of_a_bombed_in_flag_with_no_guard_in_time_likely_takes_it() {
+    let (open_v, guarded_v) = besieged_and_guarded_values(s(2, 0), s(1, 1));
     assert!(
         open_v < 0.7 * guarded_v,
         "besieged {open_v:.3}, guarded {guarded_v:.3}"
@@ -268,14 +274,7 @@ fn the_expert_sees_a_miner_coming_four_steps_away_in_time_to_bring_a_guard() {
     // As above, with Second's Miner on e1, four steps from the Flag on a1 by d1, c1 and the
     // Bomb on b1, Second to move. First's Marshal on c3 steps to c2 next to c1 and takes the
     // Miner there; from f5 it cannot stand next to its way in time.
-    let (open, guarded, ctx) = besieged_and_guarded_by(s(4, 0), s(2, 2));
-    assert_eq!(open.to_move(), Some(Seat::Second));
-    let plain = st::evaluate(&open, Seat::First) - st::evaluate(&guarded, Seat::First);
-    assert!(plain.abs() < 0.05, "plain difference {plain:.3}");
-    let (open_v, guarded_v) = (
-        sx::evaluate(&open, Seat::First, &ctx),
-        sx::evaluate(&guarded, Seat::First, &ctx),
-    );
+    let (open_v, guarded_v) = besieged_and_guarded_values(s(4, 0), s(2, 2));
     // (The Marshal on c3 also keeps the doors: that alone is worth about 10% here.)
     assert!(
         open_v < 0.85 * guarded_v,
@@ -362,21 +361,29 @@ fn three_bombs(o: &StrategoOptions, third_bomb: Square, marshal: Square, miner: 
     ])
 }
 
+/// The starting positions of [`three_bombs`] with First's Marshal on `marshal` and Second's
+/// Miner on `miner`: First's third Bomb on b2 (walled) and on j1 (free), and the expert
+/// context of First's knowledge. The plain evaluation sees the same position in both (a Bomb
+/// stands elsewhere), which this checks.
+fn walled_and_free(marshal: Square, miner: Square) -> (Stratego, Stratego, sx::Context) {
+    let o = three_bombs_options();
+    let setups = |third_bomb: Square| three_bombs(&o, third_bomb, marshal, miner);
+    let start = |third_bomb: Square| Stratego::start(&o, setups(third_bomb)).unwrap();
+    let (walled, free) = (start(s(1, 1)), start(s(9, 0)));
+    let m = Match::<Stratego>::start(&o, setups(s(9, 0)), &mut rng_from_seed(1)).unwrap();
+    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
+    let plain = st::evaluate(&free, Seat::First) - st::evaluate(&walled, Seat::First);
+    assert!(plain.abs() < 1e-9, "plain difference {plain:.3}");
+    (walled, free, ctx)
+}
+
 #[test]
 fn a_keeper_walled_off_by_its_own_bombs_does_not_keep_the_door_behind_them() {
     // First's Flag on a1 behind its Bombs on a2 and b1; its Marshal (the only piece of First
     // that takes a Miner) on c1, next to the door b1. First's third Bomb stands on b2, which
     // walls the Marshal off from the door a2 (5 steps round by c3 and a3), or far away on j1
     // (a2 is then 3 steps away, by c2 and b2).
-    let o = three_bombs_options();
-    let setups = |third_bomb: Square| three_bombs(&o, third_bomb, s(2, 0), s(2, 6));
-    let start = |third_bomb: Square| Stratego::start(&o, setups(third_bomb)).unwrap();
-    let (walled, open) = (start(s(1, 1)), start(s(9, 0)));
-    let m = Match::<Stratego>::start(&o, setups(s(9, 0)), &mut rng_from_seed(1)).unwrap();
-    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
-    // The plain evaluation sees the same position: a Bomb stands elsewhere.
-    let plain = st::evaluate(&open, Seat::First) - st::evaluate(&walled, Seat::First);
-    assert!(plain.abs() < 1e-9, "plain difference {plain:.3}");
+    let (walled, open, ctx) = walled_and_free(s(2, 0), s(2, 6));
     let gain = logit(sx::evaluate(&open, Seat::First, &ctx))
         - logit(sx::evaluate(&walled, Seat::First, &ctx));
     assert!(gain > 0.1, "the open door's gain in logits: {gain:.3}");
@@ -390,16 +397,8 @@ fn a_guard_walled_off_by_its_own_bombs_does_not_stop_a_miner_digging_out_the_fla
     // Bomb on b2 (not on j1), it cannot stand next to a2 in time (a3, the only other way in,
     // is the Miner's), and the Flag is as good as lost. (The doors' keeper differs too, by
     // far less.)
-    let o = three_bombs_options();
-    let setups = |third_bomb: Square| three_bombs(&o, third_bomb, s(2, 1), s(0, 2));
-    let start = |third_bomb: Square| Stratego::start(&o, setups(third_bomb)).unwrap();
-    let (walled, free) = (start(s(1, 1)), start(s(9, 0)));
+    let (walled, free, ctx) = walled_and_free(s(2, 1), s(0, 2));
     assert_eq!(walled.to_move(), Some(Seat::First));
-    let m = Match::<Stratego>::start(&o, setups(s(9, 0)), &mut rng_from_seed(1)).unwrap();
-    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
-    // The plain evaluation sees the same position: a Bomb stands elsewhere.
-    let plain = st::evaluate(&free, Seat::First) - st::evaluate(&walled, Seat::First);
-    assert!(plain.abs() < 1e-9, "plain difference {plain:.3}");
     let (walled_v, free_v) = (
         sx::evaluate(&walled, Seat::First, &ctx),
         sx::evaluate(&free, Seat::First, &ctx),

@@ -14,6 +14,17 @@ let chrome;
 before(async () => { server = await startServer(); chrome = await launch(); });
 after(async () => { await chrome?.close(); await server?.stop(); });
 
+/**
+ * Resigns the bot game on `page` if it is still in play. The bot may already have won: it
+ * moves first half the time, and in Barrage a Scout can find a Flag at once.
+ * @param {import('playwright-core').Page} page
+ */
+async function resignIfInPlay(page) {
+  const resign = page.locator('.side-panel .btn.danger');
+  await resign.or(page.locator('.result-banner')).first().waitFor();
+  if (await resign.isVisible()) await resign.click();
+}
+
 for (const [size, vp] of /** @type {const} */ ([['phone', PHONE_390], ['desktop', DESKTOP]])) {
   test(`the first visit, the lobby and the rules pages pass axe with no serious or critical violation (${size})`, { timeout: 60000 }, async () => {
     const { page, context } = await newPage(chrome.browser, vp);
@@ -46,7 +57,7 @@ for (const [size, vp] of /** @type {const} */ ([['phone', PHONE_390], ['desktop'
     await page.getByRole('button', { name: 'Ready' }).click();
     await page.locator('.side-panel .status').waitFor();
     await assertAccessible(page, 'game page');
-    await page.getByRole('button', { name: 'Resign' }).click();
+    await resignIfInPlay(page);
     await page.locator('.result-banner').waitFor();
     await assertAccessible(page, 'game page with the result');
     await page.goto(`${server.url}/replay/${game}`);
@@ -88,11 +99,7 @@ for (const lang of ['fil', 'zh-Hant']) {
       await page.locator('.setup-view .btn.primary').click(); // Ready
       await page.locator('.side-panel .status').waitFor();
       await assertAccessible(page, `game page in ${lang}`);
-      // The bot may already have won: it moves first half the time, and in Barrage a Scout
-      // can find a Flag at once. Resign only a game still in play.
-      const resign = page.locator('.side-panel .btn.danger');
-      await resign.or(page.locator('.end-screen')).first().waitFor();
-      if (await resign.isVisible()) await resign.click();
+      await resignIfInPlay(page);
       await page.locator('.end-screen').waitFor();
       await assertAccessible(page, `game page with the end screen in ${lang}`);
       await context.close();

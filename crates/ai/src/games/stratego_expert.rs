@@ -401,7 +401,10 @@ fn siege(
     for s in squares(sides[side.other().index()].mobile) {
         let Some((_, p)) = g.at(s) else { continue };
         let d = s.steps_to(f);
-        if d > 5 || (d == 1 && !side_moves) || SIEGE[usize::from(d)] <= worst {
+        if usize::from(d) >= SIEGE.len()
+            || (d == 1 && !side_moves)
+            || SIEGE[usize::from(d)] <= worst
+        {
             continue;
         }
         // reach[j]: the squares a guard able to challenge `p` can challenge after j moves of
@@ -412,7 +415,7 @@ fn siege(
                 stand |= 1 << q.index();
             }
         }
-        let mut reach = [0u128; 5];
+        let mut reach = [0u128; SIEGE.len() - 1];
         for r in &mut reach {
             *r = MASKS.step(stand, u128::MAX);
             stand |= *r & empty;
@@ -439,7 +442,7 @@ struct Way<'a> {
     besieger: Piece,
     flag: Square,
     /// Where the guards can challenge after 0 to 4 moves.
-    reach: [u128; 5],
+    reach: [u128; SIEGE.len() - 1],
     side_moves: bool,
 }
 

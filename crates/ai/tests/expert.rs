@@ -134,18 +134,49 @@ fn flag_in_the_corner(o: &StrategoOptions, marshal: Square, miner: Square) -> Se
     ])
 }
 
-#[test]
-fn a_high_piece_leaves_an_unmoved_piece_likely_a_bomb_to_the_miners() {
-    let o = small_options();
-    let first = small_setup(
+/// First's Marshal on e6, next to Second's piece on e7 that never moved (a Bomb in more
+/// than [`sx::BOMB_RISK`] of the expert's sampled states), First to move, in the small army
+/// of [`small_options`] with `scouts` Scouts a side (the extra ones on a4 and b4, f10 and
+/// g10). Returns the Marshal's attack on e7 and the root moves the expert keeps.
+fn marshal_next_to_an_unmoved_piece(scouts: u8) -> (Move, Vec<Move>) {
+    let mut counts = [0u8; 12];
+    for (p, n) in [
+        (Piece::Flag, 1),
+        (Piece::Bomb, 2),
+        (Piece::Marshal, 1),
+        (Piece::Scout, scouts),
+        (Piece::Miner, 1),
+    ] {
+        counts[p as usize] = n;
+    }
+    let o = StrategoOptions::default().with_army(Army::custom(counts).unwrap());
+    let setup = |seat: Seat, squares: [Square; 6], extra: [Square; 2]| {
+        let pieces = [
+            Piece::Flag,
+            Piece::Bomb,
+            Piece::Bomb,
+            Piece::Marshal,
+            Piece::Scout,
+            Piece::Miner,
+        ];
+        let mut placements: Vec<(Square, Piece)> = squares.into_iter().zip(pieces).collect();
+        placements.extend(
+            extra
+                .into_iter()
+                .take(usize::from(scouts - 1))
+                .map(|q| (q, Piece::Scout)),
+        );
+        Setup::new(seat, &o, &placements).unwrap()
+    };
+    let first = setup(
         Seat::First,
-        &o,
         [s(0, 0), s(0, 1), s(1, 0), s(4, 3), s(9, 3), s(7, 3)],
+        [s(0, 3), s(1, 3)],
     );
-    let second = small_setup(
+    let second = setup(
         Seat::Second,
-        &o,
         [s(9, 9), s(4, 6), s(8, 9), s(1, 9), s(0, 6), s(2, 9)],
+        [s(5, 9), s(6, 9)],
     );
     let mut m =
         Match::<Stratego>::start(&o, Setups([first, second]), &mut rng_from_seed(1)).unwrap();
@@ -157,7 +188,6 @@ fn a_high_piece_leaves_an_unmoved_piece_likely_a_bomb_to_the_miners() {
     ] {
         m.play(Move::new(a, b)).unwrap();
     }
-    // The Marshal on e6 stands next to e7, which never moved.
     let k = Knowledge::of(&m, Seat::First);
     let attack = Move::new(s(4, 5), s(4, 6));
     assert!(k.legal_moves().contains(&attack));
@@ -168,11 +198,25 @@ fn a_high_piece_leaves_an_unmoved_piece_likely_a_bomb_to_the_miners() {
         .collect();
     let ctx = sx::context(&k, &pool);
     assert!(ctx.bomb_share(s(4, 6)) > sx::BOMB_RISK);
-    let kept = sx::root_moves(&k, &pool, k.legal_moves(), &ctx);
+    (attack, sx::root_moves(&k, &pool, k.legal_moves(), &ctx))
+}
+
+#[test]
+fn a_high_piece_leaves_an_unmoved_piece_likely_a_bomb_to_the_miners() {
+    // Second has 5 movable pieces: not yet the endgame.
+    let (attack, kept) = marshal_next_to_an_unmoved_piece(3);
     assert!(!kept.contains(&attack), "the Marshal still probes e7");
-    // The Miner and the Scout may still move, and so may the Marshal elsewhere.
+    // The Miner and the Scouts may still move, and so may the Marshal elsewhere.
     assert!(kept.contains(&Move::new(s(4, 5), s(5, 5))));
     assert!(kept.iter().any(|mv| mv.from == s(7, 3)));
+}
+
+#[test]
+fn in_the_endgame_a_high_piece_may_attack_an_unmoved_piece() {
+    // Second has 3 movable pieces left: the Flag is one of its few unmoved pieces, and the
+    // search weighs the Marshal's attack like any other.
+    let (attack, kept) = marshal_next_to_an_unmoved_piece(1);
+    assert!(kept.contains(&attack), "the Marshal may not attack e7");
 }
 
 #[test]
@@ -325,6 +369,106 @@ fn a_flag_keeps_a_piece_that_takes_miners_near_it() {
     let gain = logit(sx::evaluate(&kept, Seat::First, &ctx))
         - logit(sx::evaluate(&away, Seat::First, &ctx));
     assert!(gain > 0.3, "the kept Flag's gain in logits: {gain:.3}");
+}
+
+/// First's expert evaluation of `g` less its plain one, in logits (no siege in `g`).
+fn expert_extra(g: &Stratego, ctx: &sx::Context) -> f64 {
+    logit(sx::evaluate(g, Seat::First, ctx)) - logit(st::evaluate(g, Seat::First))
+}
+
+/// An endgame of a small army (Flag, 2 Bombs, Scout, Miner, Sergeant) set up anywhere, the
+/// pieces of each side on `first` and `second` in that order, after `moves`. Returns the
+/// position and the expert context of First's knowledge at the start.
+fn small_endgame(
+    first: [Square; 6],
+    second: [Square; 6],
+    moves: &[(Square, Square)],
+) -> (Stratego, sx::Context) {
+    let mut counts = [0u8; 12];
+    for p in [Piece::Flag, Piece::Scout, Piece::Miner, Piece::Sergeant] {
+        counts[p as usize] = 1;
+    }
+    counts[Piece::Bomb as usize] = 2;
+    let mut o = StrategoOptions::default().with_army(Army::custom(counts).unwrap());
+    o.setup_area = SetupArea::Board;
+    let pieces = [
+        Piece::Flag,
+        Piece::Bomb,
+        Piece::Bomb,
+        Piece::Scout,
+        Piece::Miner,
+        Piece::Sergeant,
+    ];
+    let setup = |seat: Seat, squares: [Square; 6]| {
+        let placements: Vec<(Square, Piece)> = squares.into_iter().zip(pieces).collect();
+        Setup::new(seat, &o, &placements).unwrap()
+    };
+    let setups = Setups([setup(Seat::First, first), setup(Seat::Second, second)]);
+    let m = Match::<Stratego>::start(&o, setups.clone(), &mut rng_from_seed(1)).unwrap();
+    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
+    let mut g = Stratego::start(&o, setups).unwrap();
+    for &(a, b) in moves {
+        g.play(Move::new(a, b)).unwrap();
+    }
+    (g, ctx)
+}
+
+/// [`small_endgame`]'s First: Flag a1, Bombs a2 and `second_bomb`, Scout a8, Miner on
+/// `miner`, Sergeant f6; Second: Flag j10 behind its Bombs on i10 and j9, Scout a10, Miner
+/// f7, Sergeant e10. First's Sergeant takes the Miner on f7: Second, to move, has 2 movable
+/// pieces left and no Miner.
+fn endgame(miner: Square, second_bomb: Square) -> (Stratego, sx::Context) {
+    let (g, ctx) = small_endgame(
+        [s(0, 0), s(0, 1), second_bomb, s(0, 7), miner, s(5, 5)],
+        [s(9, 9), s(8, 9), s(9, 8), s(0, 9), s(5, 6), s(4, 9)],
+        &[(s(5, 5), s(5, 6))],
+    );
+    assert_eq!(g.at(s(5, 6)), Some((Seat::First, Piece::Sergeant)));
+    (g, ctx)
+}
+
+/// What First's expert evaluation gains, in logits beyond the plain one, with its Miner on
+/// g8 (5 steps from Second's Flag on j10, over a Bomb) rather than on c8 (9 steps), both
+/// as far from Second's Sergeant and from Second's Scout's nearest hunter.
+fn miner_nearer_the_enemy_flag_gains(second_bomb: Square) -> f64 {
+    let (near, ctx) = endgame(s(6, 7), second_bomb);
+    let (far, _) = endgame(s(2, 7), second_bomb);
+    expert_extra(&near, &ctx) - expert_extra(&far, &ctx)
+}
+
+#[test]
+fn in_the_endgame_a_miner_walking_towards_the_enemy_flag_gains() {
+    // First's Flag is sealed by its Bombs on a2 and b1, and Second has no Miner left.
+    let gain = miner_nearer_the_enemy_flag_gains(s(1, 0));
+    assert!(gain > 0.05, "4 steps nearer gain {gain:.4} logits");
+}
+
+#[test]
+fn a_side_whose_own_flag_is_open_does_not_go_digging() {
+    // First's second Bomb stands on j1, not b1: Second's Sergeant can walk to First's Flag,
+    // and First's Miner nearer Second's Flag gains nothing.
+    let gain = miner_nearer_the_enemy_flag_gains(s(9, 0));
+    assert!(gain.abs() < 1e-9, "4 steps nearer gain {gain:.4} logits");
+}
+
+#[test]
+fn in_the_endgame_a_piece_closing_in_on_the_last_enemy_piece_it_takes_gains() {
+    // First: Flag a1 behind its Bombs on a2 and b1, Scout j1, Miner on c10 or j3 (each 7
+    // steps from Second's Flag), Sergeant f6; Second: Flag j10 behind its Bombs on i10 and
+    // j9, Scout a10, Miner f7, Sergeant f8. First's Sergeant takes the Miner, Second's
+    // Sergeant trades with it: Second's Scout on a10 is its last movable piece, and First's
+    // Miner, which takes it, stands 2 steps from it on c10, far on j3.
+    let position = |miner: Square| {
+        let (g, ctx) = small_endgame(
+            [s(0, 0), s(0, 1), s(1, 0), s(9, 0), miner, s(5, 5)],
+            [s(9, 9), s(8, 9), s(9, 8), s(0, 9), s(5, 6), s(5, 7)],
+            &[(s(5, 5), s(5, 6)), (s(5, 7), s(5, 6))],
+        );
+        assert_eq!(g.at(s(5, 6)), None);
+        expert_extra(&g, &ctx)
+    };
+    let gain = position(s(2, 9)) - position(s(9, 2));
+    assert!(gain > 0.1, "the hunter's gain {gain:.4} logits");
 }
 
 /// The small army of [`options_with_bombs`] with 3 Bombs, set up anywhere on the board.

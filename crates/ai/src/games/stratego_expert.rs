@@ -182,7 +182,8 @@ pub fn search_context(k: &Knowledge<Stratego>, pool: &[Stratego]) -> Context {
 
 /// The root moves: all but a Marshal's, General's or Colonel's attack on an unknown piece
 /// that never moved and is a Bomb in more than [`BOMB_RISK`] of the samples (Miners and
-/// low pieces probe those). If that leaves nothing, every legal move.
+/// low pieces probe those). If that leaves nothing, or the enemy is in the endgame (at most
+/// [`ENDGAME`] movable pieces in the first sample), every legal move.
 #[must_use]
 pub fn root_moves(
     k: &Knowledge<Stratego>,
@@ -194,6 +195,13 @@ pub fn root_moves(
     let Some(g) = pool.first() else {
         return legal.to_vec();
     };
+    // In the endgame a high piece may dig: the Flag is among the few unmoved pieces left.
+    let enemy_movable = Square::all()
+        .filter(|&s| matches!(g.at(s), Some((o, p)) if o != me && p.is_movable()))
+        .count();
+    if enemy_movable <= ENDGAME as usize {
+        return legal.to_vec();
+    }
     let keep: Vec<Move> = legal
         .iter()
         .copied()
@@ -240,6 +248,8 @@ fn squares(bits: u128) -> impl Iterator<Item = Square> {
 /// - the threat: the side to move's best attack on a neighbour (the value it wins, less
 ///   what it loses; the Flag counts 20), × 0.6 of the material scale, for the side to move
 ///   (so a piece left next to a stronger enemy piece, the Spy above all, is as good as lost);
+/// - against a side in the endgame ([`ENDGAME`] movable pieces or fewer): the [`dig`] for
+///   its Flag and the [`hunt`] for its last pieces;
 ///
 /// and then, as a chance rather than in logits, `seat`'s own besieged Flag (see [`siege`]):
 /// the chance that it falls is taken off `seat`'s winning chance. A penalty in logits would
@@ -308,6 +318,10 @@ fn parts(g: &Stratego, seat: Seat) -> (f64, f64) {
                 }
             }
         }
+        if theirs.movable <= ENDGAME {
+            x += sign * dig(mine, theirs, empty);
+            x += sign * hunt(g, mine, theirs, empty);
+        }
         for s in squares(mine.spies) {
             if squares(mine.strong).any(|t| s.steps_to(t) == 1) {
                 x += sign * 0.15;
@@ -343,6 +357,101 @@ fn parts(g: &Stratego, seat: Seat) -> (f64, f64) {
         (Some(mover), Some(f)) => (x, siege(g, seat, f, mover == seat, &sides, empty)),
         _ => (x, 0.0),
     }
+}
+
+/// At most this many movable pieces left, a side is in the endgame: the other side digs
+/// out its Flag ([`dig`]) and hunts its last pieces ([`hunt`]), and the other side's high
+/// pieces may attack its unmoved pieces (see [`root_moves`]).
+const ENDGAME: u32 = 4;
+
+/// How many steps the endgame's walks look ahead.
+const WALK: u8 = 20;
+
+/// The dig's worth (in logits) with the Flag next to a digger, one enemy movable piece left.
+const DIG: f64 = 0.8;
+
+/// The hunt's worth (in logits) of each enemy piece with a hunter next to it.
+const HUNT: f64 = 0.3;
+
+/// A walk's worth (of 1) after `d` steps: falling evenly from 1 to 0 over [`WALK`] steps.
+fn walked(d: u8) -> f64 {
+    1.0 - f64::from(d) / f64::from(WALK + 1)
+}
+
+/// The steps (at most [`WALK`]) from `to` to the nearest piece on `pieces`, walking over the
+/// squares of `pass`, or to the nearest on `miners`, walking over those of `miner_pass`:
+/// the square `to` itself is always walked from.
+fn walk(to: Square, pieces: u128, pass: u128, miners: u128, miner_pass: u128) -> Option<u8> {
+    let at = 1u128 << to.index();
+    let (mut by_any, mut by_miner) = (at, at);
+    for d in 1..=WALK {
+        let (a, m) = (
+            MASKS.step(by_any, at | pass),
+            MASKS.step(by_miner, at | miner_pass),
+        );
+        if a & pieces != 0 || m & miners != 0 {
+            return Some(d);
+        }
+        if a == by_any && m == by_miner {
+            break;
+        }
+        (by_any, by_miner) = (a, m);
+    }
+    None
+}
+
+/// The dig, for a side (`mine`) whose enemy (`theirs`) is in the endgame: [`DIG`] ×
+/// [`walked`] the steps of its nearest piece to the enemy Flag (a Miner walks over empty
+/// squares and enemy Bombs, any other piece over empty squares), scaled up as the enemy's
+/// movable pieces fall from [`ENDGAME`] to 1. Only while its own Flag is sealed: no enemy
+/// piece can walk to it (over empty squares and the side's own movable pieces, a Miner over
+/// its Bombs too). A side that goes digging with its own Flag open loses it to the first
+/// raider, since its guards went digging too.
+fn dig(mine: &Side, theirs: &Side, empty: u128) -> f64 {
+    let (Some(target), Some(own)) = (theirs.flag, mine.flag) else {
+        return 0.0;
+    };
+    let open = walk(
+        own,
+        theirs.mobile,
+        empty | mine.mobile,
+        theirs.miners,
+        empty | mine.mobile | mine.bombs,
+    );
+    if open.is_some() {
+        return 0.0;
+    }
+    walk(
+        target,
+        mine.mobile,
+        empty,
+        mine.miners,
+        empty | theirs.bombs,
+    )
+    .map_or(0.0, |d| {
+        let scale = f64::from(ENDGAME + 1 - theirs.movable) / f64::from(ENDGAME);
+        DIG * scale * walked(d)
+    })
+}
+
+/// The hunt, for a side (`mine`) whose enemy (`theirs`) is in the endgame: for each enemy
+/// movable piece, [`HUNT`] × [`walked`] the steps (over empty squares) of the side's
+/// nearest piece that takes it or trades with it. Taking the last movable pieces wins.
+fn hunt(g: &Stratego, mine: &Side, theirs: &Side, empty: u128) -> f64 {
+    let options = g.options();
+    let mut sum = 0.0;
+    for t in squares(theirs.mobile) {
+        let Some((_, q)) = g.at(t) else { continue };
+        let hunters = squares(mine.mobile)
+            .filter(
+                |&s| matches!(g.at(s), Some((_, p)) if options.battle(p, q) != Duel::DefenderWins),
+            )
+            .fold(0u128, |bits, s| bits | 1 << s.index());
+        if let Some(d) = walk(t, hunters, empty, 0, 0) {
+            sum += HUNT * walked(d);
+        }
+    }
+    sum
 }
 
 /// A door's worth (in logits), by the steps its nearest keeper needs to it: 0 (a keeper

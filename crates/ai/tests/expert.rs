@@ -428,8 +428,8 @@ fn endgame(miner: Square, second_bomb: Square) -> (Stratego, sx::Context) {
 }
 
 /// What First's expert evaluation gains, in logits beyond the plain one, with its Miner on
-/// g8 (5 steps from Second's Flag on j10, over a Bomb) rather than on c8 (9 steps), both
-/// as far from Second's Sergeant and from Second's Scout's nearest hunter.
+/// g8 (5 steps from Second's Flag on j10, over a Bomb) rather than on c8 (9 steps), on the
+/// same rank and both 4 steps from Second's Sergeant, so that nothing else differs.
 fn miner_nearer_the_enemy_flag_gains(second_bomb: Square) -> f64 {
     let (near, ctx) = endgame(s(6, 7), second_bomb);
     let (far, _) = endgame(s(2, 7), second_bomb);
@@ -449,26 +449,6 @@ fn a_side_whose_own_flag_is_open_does_not_go_digging() {
     // and First's Miner nearer Second's Flag gains nothing.
     let gain = miner_nearer_the_enemy_flag_gains(s(9, 0));
     assert!(gain.abs() < 1e-9, "4 steps nearer gain {gain:.4} logits");
-}
-
-#[test]
-fn in_the_endgame_a_piece_closing_in_on_the_last_enemy_piece_it_takes_gains() {
-    // First: Flag a1 behind its Bombs on a2 and b1, Scout j1, Miner on c10 or j3 (each 7
-    // steps from Second's Flag), Sergeant f6; Second: Flag j10 behind its Bombs on i10 and
-    // j9, Scout a10, Miner f7, Sergeant f8. First's Sergeant takes the Miner, Second's
-    // Sergeant trades with it: Second's Scout on a10 is its last movable piece, and First's
-    // Miner, which takes it, stands 2 steps from it on c10, far on j3.
-    let position = |miner: Square| {
-        let (g, ctx) = small_endgame(
-            [s(0, 0), s(0, 1), s(1, 0), s(9, 0), miner, s(5, 5)],
-            [s(9, 9), s(8, 9), s(9, 8), s(0, 9), s(5, 6), s(5, 7)],
-            &[(s(5, 5), s(5, 6)), (s(5, 7), s(5, 6))],
-        );
-        assert_eq!(g.at(s(5, 6)), None);
-        expert_extra(&g, &ctx)
-    };
-    let gain = position(s(2, 9)) - position(s(9, 2));
-    assert!(gain > 0.1, "the hunter's gain {gain:.4} logits");
 }
 
 /// The small army of [`options_with_bombs`] with 3 Bombs, set up anywhere on the board.

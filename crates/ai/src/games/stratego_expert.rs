@@ -249,7 +249,7 @@ fn squares(bits: u128) -> impl Iterator<Item = Square> {
 ///   what it loses; the Flag counts 20), × 0.6 of the material scale, for the side to move
 ///   (so a piece left next to a stronger enemy piece, the Spy above all, is as good as lost);
 /// - against a side in the endgame ([`ENDGAME`] movable pieces or fewer): the [`dig`] for
-///   its Flag and the [`hunt`] for its last pieces;
+///   its Flag;
 ///
 /// and then, as a chance rather than in logits, `seat`'s own besieged Flag (see [`siege`]):
 /// the chance that it falls is taken off `seat`'s winning chance. A penalty in logits would
@@ -320,7 +320,6 @@ fn parts(g: &Stratego, seat: Seat) -> (f64, f64) {
         }
         if theirs.movable <= ENDGAME {
             x += sign * dig(mine, theirs, empty);
-            x += sign * hunt(g, mine, theirs, empty);
         }
         for s in squares(mine.spies) {
             if squares(mine.strong).any(|t| s.steps_to(t) == 1) {
@@ -360,8 +359,8 @@ fn parts(g: &Stratego, seat: Seat) -> (f64, f64) {
 }
 
 /// At most this many movable pieces left, a side is in the endgame: the other side digs
-/// out its Flag ([`dig`]) and hunts its last pieces ([`hunt`]), and the other side's high
-/// pieces may attack its unmoved pieces (see [`root_moves`]).
+/// out its Flag ([`dig`]), and its high pieces may attack unmoved pieces (see
+/// [`root_moves`]).
 const ENDGAME: u32 = 4;
 
 /// How many steps the endgame's walks look ahead.
@@ -369,9 +368,6 @@ const WALK: u8 = 20;
 
 /// The dig's worth (in logits) with the Flag next to a digger, one enemy movable piece left.
 const DIG: f64 = 0.8;
-
-/// The hunt's worth (in logits) of each enemy piece with a hunter next to it.
-const HUNT: f64 = 0.3;
 
 /// A walk's worth (of 1) after `d` steps: falling evenly from 1 to 0 over [`WALK`] steps.
 fn walked(d: u8) -> f64 {
@@ -432,26 +428,6 @@ fn dig(mine: &Side, theirs: &Side, empty: u128) -> f64 {
         let scale = f64::from(ENDGAME + 1 - theirs.movable) / f64::from(ENDGAME);
         DIG * scale * walked(d)
     })
-}
-
-/// The hunt, for a side (`mine`) whose enemy (`theirs`) is in the endgame: for each enemy
-/// movable piece, [`HUNT`] × [`walked`] the steps (over empty squares) of the side's
-/// nearest piece that takes it or trades with it. Taking the last movable pieces wins.
-fn hunt(g: &Stratego, mine: &Side, theirs: &Side, empty: u128) -> f64 {
-    let options = g.options();
-    let mut sum = 0.0;
-    for t in squares(theirs.mobile) {
-        let Some((_, q)) = g.at(t) else { continue };
-        let hunters = squares(mine.mobile)
-            .filter(
-                |&s| matches!(g.at(s), Some((_, p)) if options.battle(p, q) != Duel::DefenderWins),
-            )
-            .fold(0u128, |bits, s| bits | 1 << s.index());
-        if let Some(d) = walk(t, hunters, empty, 0, 0) {
-            sum += HUNT * walked(d);
-        }
-    }
-    sum
 }
 
 /// A door's worth (in logits), by the steps its nearest keeper needs to it: 0 (a keeper

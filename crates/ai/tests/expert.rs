@@ -376,14 +376,12 @@ fn expert_extra(g: &Stratego, ctx: &sx::Context) -> f64 {
     logit(sx::evaluate(g, Seat::First, ctx)) - logit(st::evaluate(g, Seat::First))
 }
 
-/// An endgame of a small army (Flag, 2 Bombs, Scout, Miner, Sergeant) set up anywhere, the
-/// pieces of each side on `first` and `second` in that order, after `moves`. Returns the
-/// position and the expert context of First's knowledge at the start.
-fn small_endgame(
-    first: [Square; 6],
-    second: [Square; 6],
-    moves: &[(Square, Square)],
-) -> (Stratego, sx::Context) {
+/// An endgame of a small army (Flag, 2 Bombs, Scout, Miner, Sergeant) set up anywhere.
+/// First: Flag a1, Bombs a2 and `second_bomb`, Scout a8, Miner on `miner`, Sergeant f6.
+/// Second: Flag j10 behind its Bombs on i10 and j9, Scout a10, Miner f7, Sergeant e10.
+/// First's Sergeant takes the Miner on f7: Second, to move, has 2 movable pieces left and
+/// no Miner. Returns that position and the expert context of First's knowledge at the start.
+fn endgame(miner: Square, second_bomb: Square) -> (Stratego, sx::Context) {
     let mut counts = [0u8; 12];
     for p in [Piece::Flag, Piece::Scout, Piece::Miner, Piece::Sergeant] {
         counts[p as usize] = 1;
@@ -403,33 +401,27 @@ fn small_endgame(
         let placements: Vec<(Square, Piece)> = squares.into_iter().zip(pieces).collect();
         Setup::new(seat, &o, &placements).unwrap()
     };
-    let setups = Setups([setup(Seat::First, first), setup(Seat::Second, second)]);
+    let setups = Setups([
+        setup(
+            Seat::First,
+            [s(0, 0), s(0, 1), second_bomb, s(0, 7), miner, s(5, 5)],
+        ),
+        setup(
+            Seat::Second,
+            [s(9, 9), s(8, 9), s(9, 8), s(0, 9), s(5, 6), s(4, 9)],
+        ),
+    ]);
     let m = Match::<Stratego>::start(&o, setups.clone(), &mut rng_from_seed(1)).unwrap();
     let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
     let mut g = Stratego::start(&o, setups).unwrap();
-    for &(a, b) in moves {
-        g.play(Move::new(a, b)).unwrap();
-    }
-    (g, ctx)
-}
-
-/// [`small_endgame`]'s First: Flag a1, Bombs a2 and `second_bomb`, Scout a8, Miner on
-/// `miner`, Sergeant f6; Second: Flag j10 behind its Bombs on i10 and j9, Scout a10, Miner
-/// f7, Sergeant e10. First's Sergeant takes the Miner on f7: Second, to move, has 2 movable
-/// pieces left and no Miner.
-fn endgame(miner: Square, second_bomb: Square) -> (Stratego, sx::Context) {
-    let (g, ctx) = small_endgame(
-        [s(0, 0), s(0, 1), second_bomb, s(0, 7), miner, s(5, 5)],
-        [s(9, 9), s(8, 9), s(9, 8), s(0, 9), s(5, 6), s(4, 9)],
-        &[(s(5, 5), s(5, 6))],
-    );
+    g.play(Move::new(s(5, 5), s(5, 6))).unwrap();
     assert_eq!(g.at(s(5, 6)), Some((Seat::First, Piece::Sergeant)));
     (g, ctx)
 }
 
 /// What First's expert evaluation gains, in logits beyond the plain one, with its Miner on
 /// g8 (5 steps from Second's Flag on j10, over a Bomb) rather than on c8 (9 steps), on the
-/// same rank and both 4 steps from Second's Sergeant, so that nothing else differs.
+/// same rank, so that nothing else differs.
 fn miner_nearer_the_enemy_flag_gains(second_bomb: Square) -> f64 {
     let (near, ctx) = endgame(s(6, 7), second_bomb);
     let (far, _) = endgame(s(2, 7), second_bomb);

@@ -401,20 +401,14 @@ fn walk(to: Square, pieces: u128, pass: u128, miners: u128, miner_pass: u128) ->
 /// squares and enemy Bombs, any other piece over empty squares), scaled up as the enemy's
 /// movable pieces fall from [`ENDGAME`] to 1. Only while its own Flag is sealed: no enemy
 /// piece can walk to it within [`WALK`] steps (over empty squares and the side's own
-/// movable pieces, a Miner over its Bombs too). A side that goes digging with its own Flag open loses it to the first
-/// raider, since its guards went digging too.
+/// movable pieces, a Miner over its Bombs too). A side that goes digging with its own Flag
+/// open loses it to the first raider, since its guards went digging too.
 fn dig(mine: &Side, theirs: &Side, empty: u128) -> f64 {
     let (Some(target), Some(own)) = (theirs.flag, mine.flag) else {
         return 0.0;
     };
-    let open = walk(
-        own,
-        theirs.mobile,
-        empty | mine.mobile,
-        theirs.miners,
-        empty | mine.mobile | mine.bombs,
-    );
-    if open.is_some() {
+    let open = empty | mine.mobile;
+    if walk(own, theirs.mobile, open, theirs.miners, open | mine.bombs).is_some() {
         return 0.0;
     }
     walk(

@@ -86,13 +86,22 @@ fn small_options() -> StrategoOptions {
 
 /// A small army: Flag, `bombs` Bombs, Marshal, Scout, Miner.
 fn options_with_bombs(bombs: u8) -> StrategoOptions {
-    let mut c = [0u8; 12];
-    c[Piece::Flag as usize] = 1;
-    c[Piece::Bomb as usize] = bombs;
-    c[Piece::Marshal as usize] = 1;
-    c[Piece::Scout as usize] = 1;
-    c[Piece::Miner as usize] = 1;
-    StrategoOptions::default().with_army(Army::custom(c).unwrap())
+    army_options(&[
+        (Piece::Flag, 1),
+        (Piece::Bomb, bombs),
+        (Piece::Marshal, 1),
+        (Piece::Scout, 1),
+        (Piece::Miner, 1),
+    ])
+}
+
+/// The default options with a custom army of these pieces, this many of each.
+fn army_options(pieces: &[(Piece, u8)]) -> StrategoOptions {
+    let mut counts = [0u8; 12];
+    for &(p, n) in pieces {
+        counts[p as usize] = n;
+    }
+    StrategoOptions::default().with_army(Army::custom(counts).unwrap())
 }
 
 /// A setup of a small army of [`options_with_bombs`]: the Flag, its Bombs, the Marshal, the
@@ -139,17 +148,13 @@ fn flag_in_the_corner(o: &StrategoOptions, marshal: Square, miner: Square) -> Se
 /// of [`small_options`] with `scouts` Scouts a side (the extra ones on a4 and b4, f10 and
 /// g10). Returns the Marshal's attack on e7 and the root moves the expert keeps.
 fn marshal_next_to_an_unmoved_piece(scouts: u8) -> (Move, Vec<Move>) {
-    let mut counts = [0u8; 12];
-    for (p, n) in [
+    let o = army_options(&[
         (Piece::Flag, 1),
         (Piece::Bomb, 2),
         (Piece::Marshal, 1),
         (Piece::Scout, scouts),
         (Piece::Miner, 1),
-    ] {
-        counts[p as usize] = n;
-    }
-    let o = StrategoOptions::default().with_army(Army::custom(counts).unwrap());
+    ]);
     let setup = |seat: Seat, squares: [Square; 6], extra: [Square; 2]| {
         let pieces = [
             Piece::Flag,
@@ -382,12 +387,13 @@ fn expert_extra(g: &Stratego, ctx: &sx::Context) -> f64 {
 /// First's Sergeant takes the Miner on f7: Second, to move, has 2 movable pieces left and
 /// no Miner. Returns that position and the expert context of First's knowledge at the start.
 fn endgame(miner: Square, second_bomb: Square) -> (Stratego, sx::Context) {
-    let mut counts = [0u8; 12];
-    for p in [Piece::Flag, Piece::Scout, Piece::Miner, Piece::Sergeant] {
-        counts[p as usize] = 1;
-    }
-    counts[Piece::Bomb as usize] = 2;
-    let mut o = StrategoOptions::default().with_army(Army::custom(counts).unwrap());
+    let mut o = army_options(&[
+        (Piece::Flag, 1),
+        (Piece::Bomb, 2),
+        (Piece::Scout, 1),
+        (Piece::Miner, 1),
+        (Piece::Sergeant, 1),
+    ]);
     o.setup_area = SetupArea::Board;
     let pieces = [
         Piece::Flag,

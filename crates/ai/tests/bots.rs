@@ -273,15 +273,16 @@ mod search_rules {
         assert!(gg::search_evaluate(&away, Seat::Second) < 0.1);
     }
 
-    /// The root moves the search keeps for White after `moves` in a custom-army game, and
-    /// whether the Flag's attack `attack` is among them.
+    /// Whether the Flag's attack `attack` is among the root moves kept for White after
+    /// `moves` in a custom-army game: by the reference search (on its belief's samples) and
+    /// by the `expert` (on its own).
     fn flag_attack_kept(
         army: &str,
         white: &str,
         black: &str,
         moves: &[&str],
         attack: &str,
-    ) -> bool {
+    ) -> (bool, bool) {
         use salpakan_ai::Knowledge;
         use salpakan_engine::{GameOptions, Match};
         let o = GeneralsOptions::from_text(&format!("army={army}")).unwrap();
@@ -295,39 +296,68 @@ mod search_rules {
                 .unwrap();
         }
         let k = Knowledge::of(&m, Seat::First);
-        let b = gg::belief(&k);
-        let mut rng = rng_from_seed(5);
-        let pool: Vec<Generals> = (0..32).map(|_| gg::determinize(&k, &b, &mut rng)).collect();
         let legal = k.legal_moves();
         let attack = <Generals as Game>::parse_token(attack).unwrap();
         assert!(legal.contains(&attack));
-        let kept = gg::root_moves(&k, &pool, legal);
+        let pool = |b: &salpakan_ai::belief::Belief| -> Vec<Generals> {
+            let mut rng = rng_from_seed(5);
+            (0..32).map(|_| gg::determinize(&k, b, &mut rng)).collect()
+        };
+        let reference = gg::root_moves(&k, &pool(&gg::belief(&k)), legal);
+        let expert = gg::expert_root_moves(&k, &pool(&gg::expert_belief(&k)), legal);
         // Only the Flag's attack may be left out.
-        assert!(legal.iter().all(|mv| *mv == attack || kept.contains(mv)));
-        kept.contains(&attack)
+        for kept in [&reference, &expert] {
+            assert!(legal.iter().all(|mv| *mv == attack || kept.contains(mv)));
+        }
+        (reference.contains(&attack), expert.contains(&attack))
     }
 
     #[test]
     fn generals_search_gambles_the_flag_only_on_a_piece_likely_to_be_the_flag() {
         // A piece that came from Black's front rank stands next to White's Flag; Black's back
         // rank still holds two unknown pieces: it is unlikely to be the Flag.
-        assert!(!flag_attack_kept(
-            "FLG:1,5G:1,PVT:1",
-            "e3:FLG a3:5G i1:PVT",
-            "a8:FLG i8:5G e6:PVT",
-            &["a3-a4", "e6-e5", "a4-a5", "e5-e4"],
-            "e3-e4",
-        ));
+        assert_eq!(
+            flag_attack_kept(
+                "FLG:1,5G:1,PVT:1",
+                "e3:FLG a3:5G i1:PVT",
+                "a8:FLG i8:5G e6:PVT",
+                &["a3-a4", "e6-e5", "a4-a5", "e5-e4"],
+                "e3-e4",
+            ),
+            (false, false)
+        );
         // Black's only other piece left the board in a split while the game went on (so it
         // was no Flag): the piece next to White's Flag is surely the Flag.
-        assert!(flag_attack_kept(
-            "FLG:1,5G:1",
-            "e3:FLG a3:5G",
-            "e7:FLG a6:5G",
-            &[
-                "a3-a4", "a6-a5", "a4-a5", "e7-e6", "e3-d3", "e6-e5", "d3-d4", "e5-e4"
-            ],
-            "d4-e4",
-        ));
+        assert_eq!(
+            flag_attack_kept(
+                "FLG:1,5G:1",
+                "e3:FLG a3:5G",
+                "e7:FLG a6:5G",
+                &[
+                    "a3-a4", "a6-a5", "a4-a5", "e7-e6", "e3-d3", "e6-e5", "d3-d4", "e5-e4"
+                ],
+                "d4-e4",
+            ),
+            (true, true)
+        );
+    }
+
+    #[test]
+    fn the_expert_gambles_its_flag_only_on_a_piece_all_but_surely_the_flag() {
+        // A piece from Black's back rank came three ranks down to stand next to White's
+        // Flag; Black's two other pieces never moved from its second and third ranks. It
+        // is likelier the Flag than not (about 70% by the belief, the reference's and the
+        // expert's alike this far from our back rank), but far from sure: the reference
+        // attacks, the expert does not.
+        assert_eq!(
+            flag_attack_kept(
+                "FLG:1,5G:1,PVT:1",
+                "e3:FLG a1:5G i1:PVT",
+                "e8:FLG d7:PVT i6:5G",
+                &["e3-e4", "e8-e7", "a1-a2", "e7-e6", "a2-a1", "e6-e5"],
+                "e4-e5",
+            ),
+            (true, false)
+        );
     }
 }

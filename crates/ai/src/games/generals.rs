@@ -344,34 +344,34 @@ pub fn evaluate(g: &Generals, seat: Seat) -> f64 {
             continue;
         };
         let sign = if side == seat { 1.0 } else { -1.0 };
-        // Danger: enemy pieces close to the Flag; progress: the Flag's advance when the way
-        // is clear.
-        let mut danger = 0.0;
-        let mut blocked = false;
-        for s in Square::all() {
-            if let Some((o, _)) = g.at(s) {
-                if o != side {
-                    let d = s.steps_to(f);
-                    if d <= 2 {
-                        danger += if d == 1 { 0.6 } else { 0.25 };
-                    }
-                    if depth(side, s) > depth(side, f)
-                        && (s.file() as i16 - f.file() as i16).abs() <= 1
-                    {
-                        blocked = true;
-                    }
-                }
-            }
-        }
-        let progress = f64::from(depth(side, f));
-        let run = if blocked {
-            0.03 * progress
-        } else {
-            0.04 * progress * progress + if progress >= 6.0 { 1.5 } else { 0.0 }
-        };
-        score += sign * (run - danger);
+        let enemies = Square::all().filter(|&s| matches!(g.at(s), Some((o, _)) if o != side));
+        score += sign * flag_term(side, f, enemies);
     }
     squash(score)
+}
+
+/// The evaluation's term for `side`'s Flag on `f`: its progress towards the far rank (slow
+/// while an enemy piece stands deeper within one file of it) less the danger of enemy pieces
+/// close to it; `enemies`: the enemy pieces' squares, in the order of their indices.
+fn flag_term(side: Seat, f: Square, enemies: impl Iterator<Item = Square>) -> f64 {
+    let mut danger = 0.0;
+    let mut blocked = false;
+    for s in enemies {
+        let d = steps(s, f);
+        if d <= 2 {
+            danger += if d == 1 { 0.6 } else { 0.25 };
+        }
+        if fdepth(side, s) > fdepth(side, f) && file(s).abs_diff(file(f)) <= 1 {
+            blocked = true;
+        }
+    }
+    let progress = f64::from(fdepth(side, f));
+    let run = if blocked {
+        0.03 * progress
+    } else {
+        0.04 * progress * progress + if progress >= 6.0 { 1.5 } else { 0.0 }
+    };
+    run - danger
 }
 
 /// The search's evaluation: [`evaluate`], plus two things a shallow search cannot see
@@ -609,26 +609,8 @@ impl Scan {
                 continue;
             };
             let sign = if side == seat { 1.0 } else { -1.0 };
-            let mut danger = 0.0;
-            let mut blocked = false;
-            for &(s, o, _) in self.pieces() {
-                if o != side {
-                    let d = steps(s, f);
-                    if d <= 2 {
-                        danger += if d == 1 { 0.6 } else { 0.25 };
-                    }
-                    if fdepth(side, s) > fdepth(side, f) && file(s).abs_diff(file(f)) <= 1 {
-                        blocked = true;
-                    }
-                }
-            }
-            let progress = f64::from(fdepth(side, f));
-            let run = if blocked {
-                0.03 * progress
-            } else {
-                0.04 * progress * progress + if progress >= 6.0 { 1.5 } else { 0.0 }
-            };
-            score += sign * (run - danger);
+            let enemies = self.pieces().iter().filter(|p| p.1 != side).map(|p| p.0);
+            score += sign * flag_term(side, f, enemies);
         }
         squash(score)
     }

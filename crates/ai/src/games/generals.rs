@@ -505,21 +505,35 @@ fn siege(g: &Generals, side: Seat, f: Square, side_moves: bool) -> f64 {
         // challenge on `a`.
         let reach = d - u8::from(!side_moves);
         let empty = *empty.get_or_insert_with(|| empty_squares(g));
-        let open = neighbours(f).any(|a| {
-            if s.steps_to(a) + 1 != d {
-                return false;
-            }
-            let from = arrivals(a, reach, empty);
-            !super::bit_squares(from, sq).any(|q| {
-                matches!(g.at(q), Some((o, k)) if o == side && k != Piece::Flag
-                    && duel(k, p) != Duel::DefenderWins)
-            })
-        });
-        if open {
+        if gets_through(g, side, f, (s, p), reach, empty) {
             worst = SIEGE[usize::from(d)];
         }
     }
     worst
+}
+
+/// Whether the besieger `p` on `s`, `d` steps from `side`'s Flag on `f`, arrives next to the
+/// Flag (on a square `d - 1` steps from `s`) with no piece of `side` able to take (or split
+/// with) it there within `reach` moves over `empty` squares.
+fn gets_through(
+    g: &Generals,
+    side: Seat,
+    f: Square,
+    (s, p): (Square, Piece),
+    reach: u8,
+    empty: u128,
+) -> bool {
+    let d = steps(s, f);
+    neighbours(f).any(|a| {
+        if steps(s, a) + 1 != d {
+            return false;
+        }
+        let from = arrivals(a, reach, empty);
+        !super::bit_squares(from, sq).any(|q| {
+            matches!(g.at(q), Some((o, k)) if o == side && k != Piece::Flag
+                && duel(k, p) != Duel::DefenderWins)
+        })
+    })
 }
 
 /// Each square's file and rank, looked up: the evaluation's scans take them of every piece,
@@ -671,17 +685,7 @@ impl Scan {
                 continue;
             }
             let reach = d - u8::from(!side_moves);
-            let open = neighbours(f).any(|a| {
-                if steps(s, a) + 1 != d {
-                    return false;
-                }
-                let from = arrivals(a, reach, self.empty);
-                !super::bit_squares(from, sq).any(|q| {
-                    matches!(g.at(q), Some((o, k)) if o == side && k != Piece::Flag
-                        && duel(k, p) != Duel::DefenderWins)
-                })
-            });
-            if open {
+            if gets_through(g, side, f, (s, p), reach, self.empty) {
                 worst = SIEGE[usize::from(d)];
             }
         }

@@ -475,6 +475,7 @@ fn expert_evaluate_by_parts(g: &Generals, seat: Seat) -> f64 {
     }
     v
 }
+
 /// How much the `expert` compresses the search's evaluation (its logit), so that a side far
 /// ahead still sees what it gains by winning now and what it risks.
 const COMPRESS: f64 = 0.5;

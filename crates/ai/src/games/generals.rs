@@ -17,11 +17,13 @@ fn sq(i: u8) -> Square {
     Square::new(i % FILES, i / FILES).expect("on the board")
 }
 
-/// How far `s` stands from `seat`'s back rank (0 = back rank).
+/// How far `s` stands from `seat`'s back rank (0 = back rank), its rank looked up
+/// ([`FILE_RANK`]).
 fn depth(seat: Seat, s: Square) -> u8 {
+    let rank = FILE_RANK[s.index()].1;
     match seat {
-        Seat::First => s.rank(),
-        Seat::Second => RANKS - 1 - s.rank(),
+        Seat::First => rank,
+        Seat::Second => RANKS - 1 - rank,
     }
 }
 
@@ -361,11 +363,11 @@ fn flag_term(side: Seat, f: Square, enemies: impl Iterator<Item = Square>) -> f6
         if d <= 2 {
             danger += if d == 1 { 0.6 } else { 0.25 };
         }
-        if fdepth(side, s) > fdepth(side, f) && file(s).abs_diff(file(f)) <= 1 {
+        if depth(side, s) > depth(side, f) && file(s).abs_diff(file(f)) <= 1 {
             blocked = true;
         }
     }
-    let progress = f64::from(fdepth(side, f));
+    let progress = f64::from(depth(side, f));
     let run = if blocked {
         0.03 * progress
     } else {
@@ -560,15 +562,6 @@ fn steps(a: Square, b: Square) -> u8 {
     fa.abs_diff(fb) + ra.abs_diff(rb)
 }
 
-/// [`depth`], looked up ([`FILE_RANK`]).
-fn fdepth(seat: Seat, s: Square) -> u8 {
-    let rank = FILE_RANK[s.index()].1;
-    match seat {
-        Seat::First => rank,
-        Seat::Second => RANKS - 1 - rank,
-    }
-}
-
 /// The board read once for the `expert`'s evaluation: every piece in the order of its
 /// square (the order in which [`evaluate`] and its callers scan the board), each side's
 /// Flag, and the empty squares.
@@ -613,7 +606,7 @@ impl Scan {
         for &(s, owner, p) in self.pieces() {
             material[owner.index()] += value(p);
             if p != Piece::Flag {
-                advance[owner.index()] += f64::from(fdepth(owner, s)) * 0.02;
+                advance[owner.index()] += f64::from(depth(owner, s)) * 0.02;
             }
         }
         let mut score = (material[seat.index()] - material[seat.other().index()]) * 0.25
@@ -656,25 +649,13 @@ impl Scan {
         squash(super::logit(base) + bonus)
     }
 
-    /// [`unstoppable`] from the scan, its least distance in closed form: an enemy piece
-    /// `k` ranks deeper than the Flag (counted from the Flag's side; `k` is at most the
-    /// Flag's `n` ranks to go) and `files` files aside stands, after the Flag's `m`-th move,
-    /// `files + |k - m| - m` steps from it, which falls until `m = k` and then stays
-    /// `files - k`.
+    /// [`unstoppable`] from the scan.
     fn unstoppable(&self, side: Seat, f: Square, flag_moves: bool) -> bool {
-        let at = i16::from(fdepth(side, f));
-        let n = i16::from(RANKS) - 1 - at;
-        if n == 0 {
-            return false;
-        }
-        let extra = i16::from(!flag_moves);
-        !self.pieces().iter().any(|&(s, o, _)| {
-            o != side && {
-                let files = i16::from(file(s).abs_diff(file(f)));
-                let k = i16::from(fdepth(side, s)) - at;
-                files - k <= extra
-            }
-        })
+        depth(side, f) < RANKS - 1
+            && !self
+                .pieces()
+                .iter()
+                .any(|&(s, o, _)| o != side && stops_in_time(side, f, s, flag_moves))
     }
 
     /// [`siege`] from the scan.
@@ -723,24 +704,22 @@ fn arrivals(a: Square, moves: u8, empty: u128) -> u128 {
 /// arrival square included (a Flag that arrives next to an enemy piece does not win at
 /// once). `flag_moves`: the Flag's side is to move.
 fn unstoppable(g: &Generals, side: Seat, f: Square, flag_moves: bool) -> bool {
-    let at = depth(side, f);
-    let n = RANKS - 1 - at;
-    if n == 0 {
-        return false;
-    }
-    // After the Flag's m-th move (or before its first, when the enemy is to move) the
-    // enemy makes its m-th (m+1-th) move.
-    let extra = u16::from(!flag_moves);
-    !Square::all().any(|s| {
-        matches!(g.at(s), Some((o, _)) if o != side) && {
-            let files = (i16::from(s.file()) - i16::from(f.file())).unsigned_abs();
-            let d = i16::from(depth(side, s));
-            (0..=n).any(|m| {
-                let on = i16::from(at + m);
-                files + (d - on).unsigned_abs() <= u16::from(m) + extra
-            })
-        }
-    })
+    depth(side, f) < RANKS - 1
+        && !Square::all().any(|s| {
+            matches!(g.at(s), Some((o, _)) if o != side) && stops_in_time(side, f, s, flag_moves)
+        })
+}
+
+/// Whether an enemy piece on `s` stops `side`'s Flag on `f` running straight for the far
+/// rank ([`unstoppable`]). After the Flag's `m`-th move (or before its first, when the enemy
+/// is to move: one move `extra`) a piece `k` ranks deeper than the Flag (counted from the
+/// Flag's side; `k` is at most the Flag's ranks to go) and `files` files aside stands
+/// `files + |k - m| - m` steps from it, which falls until `m = k` and then stays
+/// `files - k`: it stops the Flag when that is at most `extra`.
+fn stops_in_time(side: Seat, f: Square, s: Square, flag_moves: bool) -> bool {
+    let files = i16::from(file(s).abs_diff(file(f)));
+    let k = i16::from(depth(side, s)) - i16::from(depth(side, f));
+    files - k <= i16::from(!flag_moves)
 }
 
 impl AiGame for Generals {
@@ -978,6 +957,32 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn a_piece_stops_a_running_flag_when_it_can_stand_next_to_it_at_some_move_of_its_way() {
+        for side in Seat::BOTH {
+            for f in Square::all() {
+                let at = depth(side, f);
+                let n = RANKS - 1 - at;
+                for s in Square::all().filter(|&s| s != f) {
+                    for flag_moves in [false, true] {
+                        // The Flag's moves one by one: after its m-th, the enemy's next.
+                        let extra = u16::from(!flag_moves);
+                        let files = u16::from(s.file().abs_diff(f.file()));
+                        let by_moves = (0..=n).any(|m| {
+                            files + u16::from(depth(side, s).abs_diff(at + m))
+                                <= u16::from(m) + extra
+                        });
+                        assert_eq!(
+                            stops_in_time(side, f, s, flag_moves),
+                            by_moves,
+                            "{side:?} Flag on {f}, enemy on {s}, Flag to move: {flag_moves}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,367 @@
+//! The indexed tree (the `expert`'s, [`Hooks::INDEXED`]): the same search as the reference
+//! scan, move for move and count for count, laid out for speed. Each node keeps its
+//! children's move and counts side by side (an [`Edge`] each), so that choosing among them
+//! reads one run of memory instead of one node apiece; the children legal in a sample are
+//! found through the table of move slots ([`SlotIndex`]) once per visit and shared by the
+//! expansion and the UCB choice.
+
+use rand::Rng;
+use salpakan_engine::{GameRng, Seat};
+
+use super::{Hooks, MctsParams, Start, leaf_value};
+use crate::AiGame;
+
+/// Where each of a position's legal moves stands in its list, by move slot: marked once
+/// per visit of a node, so that a child's move is found legal with one look-up.
+struct SlotIndex {
+    epoch: u32,
+    /// Per slot: the epoch it was marked in (the high bits) and the move's place in the list
+    /// (the low [`PLACE_BITS`]), four bytes a slot so that the table stays in the nearest
+    /// cache.
+    marks: Vec<u32>,
+}
+
+/// The bits of a mark that hold the move's place in its list.
+const PLACE_BITS: u32 = 12;
+
+impl SlotIndex {
+    fn new(slots: usize) -> Self {
+        Self {
+            epoch: 0,
+            marks: vec![0; slots],
+        }
+    }
+
+    /// Marks `moves` for a new visit; false when two of them share a slot or there are
+    /// 2^12 or more of them (the caller then compares moves one by one).
+    fn mark<G: AiGame>(&mut self, moves: &[G::Move]) -> bool {
+        if moves.len() >= 1 << PLACE_BITS {
+            return false;
+        }
+        self.epoch += 1;
+        if self.epoch == 1 << (32 - PLACE_BITS) {
+            self.marks.fill(0);
+            self.epoch = 1;
+        }
+        let high = self.epoch << PLACE_BITS;
+        for (i, m) in moves.iter().enumerate() {
+            let slot = &mut self.marks[G::move_slot(m)];
+            if *slot >> PLACE_BITS == self.epoch {
+                return false;
+            }
+            *slot = high | i as u32;
+        }
+        true
+    }
+
+    /// The place of `m` in the marked moves, if it is one of them.
+    fn find<M: PartialEq>(&self, m: &M, slot: usize, moves: &[M]) -> Option<usize> {
+        let mark = self.marks[slot];
+        let i = (mark & ((1 << PLACE_BITS) - 1)) as usize;
+        (mark >> PLACE_BITS == self.epoch && moves[i] == *m).then_some(i)
+    }
+}
+
+/// `ln(n)` for the counts UCB takes it of, looked up below 2^16 (the same values as
+/// `f64::ln`, computed once).
+fn ln(n: u32) -> f64 {
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| (0..1u32 << 16).map(|i| f64::from(i).ln()).collect());
+    table
+        .get(n as usize)
+        .copied()
+        .unwrap_or_else(|| f64::from(n).ln())
+}
+
+/// A child as its parent keeps it: the move, who played it, its counts and mean value, and
+/// the node holding its own children.
+struct Edge<M> {
+    mv: M,
+    mover: Seat,
+    node: u32,
+    visits: u32,
+    avail: u32,
+    total: f64,
+    /// `total / visits.max(1)`, the first term of the UCB score, kept with the counts.
+    mean: f64,
+}
+
+/// Whether a child of `mean` value over `visits`, with `ln_avail` the logarithm of its
+/// availability count, is certain to score no more than `best` by UCB, found without a
+/// division or a square root: its exploration term `c·√(ln_avail / visits)` is below
+/// `best − mean` with a margin of a millionth, far wider than the rounding of either side.
+/// False whenever it is not certain (a gap under a millionth, an exploration constant
+/// outside 0 to 100).
+fn cannot_beat(best: f64, mean: f64, visits: u32, ln_avail: f64, exploration: f64) -> bool {
+    let gap = best - mean;
+    (0.0..=100.0).contains(&exploration)
+        && gap > 1e-6
+        && exploration * exploration * ln_avail
+            < gap * gap * f64::from(visits.max(1)) * (1.0 - 1e-6)
+}
+
+/// One visit's view of a node's children: where each legal move stands among the children
+/// (`tried`, by the move's place in the legal list) and which children are legal in this
+/// sample (`legal`, their places among the children, in order).
+struct Visit {
+    index: SlotIndex,
+    tried: Vec<bool>,
+    legal: Vec<usize>,
+}
+
+impl Visit {
+    /// Finds which of `edges` play one of `moves`, through the slot table when the moves'
+    /// slots are distinct and by comparing moves when they are not.
+    fn mark<G: AiGame>(&mut self, edges: &[Edge<G::Move>], moves: &[G::Move]) {
+        self.tried.clear();
+        self.tried.resize(moves.len(), false);
+        self.legal.clear();
+        if self.index.mark::<G>(moves) {
+            for (p, e) in edges.iter().enumerate() {
+                if let Some(i) = self.index.find(&e.mv, G::move_slot(&e.mv), moves) {
+                    self.tried[i] = true;
+                    self.legal.push(p);
+                }
+            }
+        } else {
+            for (p, e) in edges.iter().enumerate() {
+                let mut found = false;
+                for (i, m) in moves.iter().enumerate() {
+                    if *m == e.mv {
+                        self.tried[i] = true;
+                        found = true;
+                    }
+                }
+                if found {
+                    self.legal.push(p);
+                }
+            }
+        }
+    }
+}
+
+/// Runs the search on the flat tree. Returns each root move with its visits and mean value,
+/// and the iterations run: the same as the reference scan's for a seed and an iteration
+/// budget.
+pub(super) fn search<G: AiGame, H: Hooks<G>>(
+    start: &Start<G>,
+    params: &MctsParams,
+    rng: &mut GameRng,
+    hooks: &H,
+) -> (Vec<(G::Move, u32, f64)>, u64) {
+    let me = start.me;
+    // Node 0 is the root; each node is its children's edges.
+    let mut nodes: Vec<Vec<Edge<G::Move>>> = vec![Vec::new()];
+    let mut path: Vec<(u32, u32)> = Vec::with_capacity(64);
+    let mut moves = Vec::with_capacity(64);
+    let mut visit = Visit {
+        index: SlotIndex::new(G::MOVE_SLOTS),
+        tried: Vec::new(),
+        legal: Vec::new(),
+    };
+    // Whether the root's moves are distinct, so that its children are found without a look.
+    let root_distinct = visit.index.mark::<G>(&start.legal);
+    let mut root_tried = vec![false; start.legal.len()];
+    let mut it = 0u64;
+    while !start.done(it) {
+        let mut g = start.sample(it);
+        path.clear();
+        let mut node = 0usize;
+        // Selection and expansion.
+        while let Some(mover) = g.to_move() {
+            moves.clear();
+            if node == 0 {
+                moves.extend_from_slice(&start.legal);
+            } else {
+                g.legal_moves(&mut moves);
+            }
+            if moves.is_empty() {
+                break;
+            }
+            if node == 0 && root_distinct {
+                // The root's moves are the same at every visit and each child plays one.
+                visit.tried.clone_from(&root_tried);
+                visit.legal.clear();
+                visit.legal.extend(0..nodes[0].len());
+            } else {
+                visit.mark::<G>(&nodes[node], &moves);
+            }
+            let untried = moves.len() - visit.tried.iter().filter(|&&t| t).count();
+            let (edge, expanded) = if untried > 0 {
+                let pick = rng.random_range(0..untried);
+                let i = (0..moves.len())
+                    .filter(|&i| !visit.tried[i])
+                    .nth(pick)
+                    .expect("counted");
+                if node == 0 {
+                    root_tried[i] = true;
+                }
+                let child = u32::try_from(nodes.len()).expect("fewer than 2^32 nodes");
+                nodes.push(Vec::new());
+                let edges = &mut nodes[node];
+                for &p in &visit.legal {
+                    edges[p].avail += 1;
+                }
+                edges.push(Edge {
+                    mv: moves[i],
+                    mover,
+                    node: child,
+                    visits: 0,
+                    avail: 1,
+                    total: 0.0,
+                    mean: 0.0,
+                });
+                (edges.len() - 1, true)
+            } else {
+                let edges = &mut nodes[node];
+                let mut best = None;
+                let mut best_score = f64::MIN;
+                for &p in &visit.legal {
+                    let e = &mut edges[p];
+                    e.avail += 1;
+                    let ln_avail = ln(e.avail.max(1));
+                    if best.is_some()
+                        && cannot_beat(best_score, e.mean, e.visits, ln_avail, params.exploration)
+                    {
+                        continue;
+                    }
+                    let score = e.mean
+                        + params.exploration * (ln_avail / f64::from(e.visits.max(1))).sqrt();
+                    if score > best_score {
+                        best_score = score;
+                        best = Some(p);
+                    }
+                }
+                let Some(best) = best else { break };
+                (best, false)
+            };
+            let e = &nodes[node][edge];
+            let (mv, next) = (e.mv, e.node);
+            G::before_play(&mut g, mv, rng);
+            g.play_unchecked(mv);
+            path.push((node as u32, edge as u32));
+            if expanded {
+                break;
+            }
+            node = next as usize;
+        }
+        let v = leaf_value(g, me, params, rng, hooks);
+        for &(n, p) in &path {
+            let e = &mut nodes[n as usize][p as usize];
+            e.visits += 1;
+            e.total += if e.mover == me { v } else { 1.0 - v };
+            e.mean = e.total / f64::from(e.visits);
+        }
+        it += 1;
+    }
+    let root = nodes[0].iter().map(|e| (e.mv, e.visits, e.mean)).collect();
+    (root, it)
+}
+
+#[cfg(test)]
+mod tests {
+    use salpakan_engine::stratego::{Move, Piece, Rescue, Square, Stratego};
+
+    use rand::Rng;
+    use salpakan_engine::rng_from_seed;
+
+    use super::{SlotIndex, cannot_beat, ln};
+
+    fn step(from: (u8, u8), to: (u8, u8)) -> Move {
+        Move {
+            from: Square::new(from.0, from.1).unwrap(),
+            to: Square::new(to.0, to.1).unwrap(),
+            rescue: None,
+        }
+    }
+
+    #[test]
+    fn slot_index_finds_each_marked_move_and_no_other() {
+        let moves = [
+            step((0, 3), (0, 4)),
+            step((1, 3), (1, 4)),
+            step((0, 3), (1, 3)),
+        ];
+        let mut index = SlotIndex::new(<Stratego as crate::AiGame>::MOVE_SLOTS);
+        assert!(index.mark::<Stratego>(&moves));
+        for (i, m) in moves.iter().enumerate() {
+            let slot = <Stratego as crate::AiGame>::move_slot(m);
+            assert_eq!(index.find(m, slot, &moves), Some(i));
+        }
+        let other = step((5, 5), (5, 6));
+        let slot = <Stratego as crate::AiGame>::move_slot(&other);
+        assert_eq!(index.find(&other, slot, &moves), None);
+        // A new visit forgets the last one's moves.
+        assert!(index.mark::<Stratego>(&moves[..1]));
+        let slot = <Stratego as crate::AiGame>::move_slot(&moves[1]);
+        assert_eq!(index.find(&moves[1], slot, &moves[..1]), None);
+    }
+
+    #[test]
+    fn slot_index_refuses_moves_sharing_a_slot_so_the_search_compares_them() {
+        let plain = step((0, 8), (0, 9));
+        let rescue = Move {
+            rescue: Some(Rescue {
+                piece: Piece::Scout,
+                square: Square::new(4, 0).unwrap(),
+            }),
+            ..plain
+        };
+        let mut index = SlotIndex::new(<Stratego as crate::AiGame>::MOVE_SLOTS);
+        assert!(!index.mark::<Stratego>(&[plain, rescue]));
+        // The same move twice (never from the engine) is refused as well.
+        assert!(!index.mark::<Stratego>(&[plain, plain]));
+    }
+
+    #[test]
+    fn ln_table_gives_the_values_of_f64_ln() {
+        for n in [1u32, 2, 3, 1000, 65_535, 65_536, 1 << 20] {
+            assert_eq!(ln(n).to_bits(), f64::from(n).ln().to_bits(), "{n}");
+        }
+    }
+
+    /// The UCB score as the reference computes it.
+    fn ucb(mean: f64, visits: u32, avail: u32, exploration: f64) -> f64 {
+        mean + exploration * (ln(avail.max(1)) / f64::from(visits.max(1))).sqrt()
+    }
+
+    #[test]
+    fn a_child_passed_over_without_its_score_could_not_have_beaten_the_best() {
+        let rng = &mut rng_from_seed(16);
+        let mut passed_over = 0;
+        for _ in 0..200_000 {
+            let exploration = [0.0, 0.4, 0.7, 1.4, 5.0][rng.random_range(0..5)];
+            let visits = rng.random_range(0..2_000u32);
+            let avail = visits + rng.random_range(0..5_000u32);
+            let mean = rng.random_range(0.0..1.0);
+            let score = ucb(mean, visits, avail, exploration);
+            // A best just above the child's own score (ties and near ties), or anywhere.
+            let best = if rng.random_bool(0.5) {
+                score + f64::from(rng.random_range(-4..4i32)) * f64::EPSILON
+            } else {
+                rng.random_range(0.0..3.0)
+            };
+            if cannot_beat(best, mean, visits, ln(avail.max(1)), exploration) {
+                passed_over += 1;
+                assert!(
+                    score <= best,
+                    "{mean} {visits} {avail} {exploration}: {score} > {best}"
+                );
+            }
+        }
+        // The shortcut is taken often, or it would save nothing.
+        assert!(passed_over > 50_000, "{passed_over}");
+    }
+
+    #[test]
+    fn a_child_clearly_behind_is_passed_over_and_one_level_with_the_best_is_not() {
+        // Mean 0.2 over 100 visits, 150 times available: its score is about 0.29.
+        let ln_avail = ln(150);
+        assert!(cannot_beat(0.5, 0.2, 100, ln_avail, 0.4));
+        assert!(!cannot_beat(0.289, 0.2, 100, ln_avail, 0.4));
+        assert!(!cannot_beat(0.2, 0.2, 100, ln_avail, 0.4));
+        // Never for an exploration constant it does not vouch for.
+        assert!(!cannot_beat(0.5, 0.2, 100, ln_avail, -0.4));
+        assert!(!cannot_beat(1e9, 0.2, 100, ln_avail, 1e3));
+    }
+}

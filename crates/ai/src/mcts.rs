@@ -149,9 +149,15 @@ pub fn search_with<G: AiGame, H: Hooks<G>>(
     }
     let start = Start::new(k, legal, params, rng, hooks);
     let (root, iterations) = if H::INDEXED {
-        flat::search(&start, params, rng, hooks)
+        let mut tree = flat::Flat::<G>::new(&start.legal);
+        let iterations = run(&mut tree, &start, params, rng, hooks);
+        (tree.root(), iterations)
     } else {
-        scan(&start, params, rng, hooks)
+        let mut tree = Scan {
+            nodes: vec![Node::new(None, start.me)],
+        };
+        let iterations = run(&mut tree, &start, params, rng, hooks);
+        (tree.root(), iterations)
     };
     let best = root
         .iter()
@@ -217,6 +223,17 @@ impl<G: AiGame> Start<G> {
             .is_some_and(|d| it % 8 == 0 && it > 0 && Instant::now() >= d)
     }
 
+    /// The moves legal at a node of the tree in the sampled state `g`: at the root, the
+    /// root moves searched.
+    fn moves_at(&self, g: &G, root: bool, moves: &mut Vec<G::Move>) {
+        moves.clear();
+        if root {
+            moves.extend_from_slice(&self.legal);
+        } else {
+            g.legal_moves(moves);
+        }
+    }
+
     /// The sampled state of iteration `it`.
     fn sample(&self, it: u64) -> G {
         self.pool[(it as usize) % self.pool.len()].clone()
@@ -242,17 +259,44 @@ fn leaf_value<G: AiGame, H: Hooks<G>>(
     hooks.evaluate(&g, me)
 }
 
-/// The reference tree (`mcts`'s): one node per child, each node's children found by
-/// scanning them for each legal move. Returns each root move with its visits and mean
-/// value, and the iterations run.
-fn scan<G: AiGame, H: Hooks<G>>(
+/// A search tree: how a node's child is chosen among the moves legal in a sample, how a
+/// value is backed up, and what the root's children hold. The search loop ([`run`]) is the
+/// same for both trees.
+trait Tree<M> {
+    /// What the path of an iteration records of each child it went through.
+    type Step: Copy;
+
+    /// Chooses the child of `node` (where `mover` is to move) among `moves`, legal in this
+    /// sample: an untried move expanded (chosen uniformly), else the legal child of best
+    /// UCB. Returns the step for the path, the child's move, and the node to go on from
+    /// (`None` after an expansion, the iteration's last node in the tree); `None` when no
+    /// child can be chosen.
+    fn descend(
+        &mut self,
+        node: usize,
+        mover: Seat,
+        moves: &[M],
+        exploration: f64,
+        rng: &mut GameRng,
+    ) -> Option<(Self::Step, M, Option<usize>)>;
+
+    /// Backs up the value `v` (for `me`) along the path.
+    fn backup(&mut self, path: &[Self::Step], v: f64, me: Seat);
+
+    /// Each root move with its visits and mean value for the seat.
+    fn root(&self) -> Vec<(M, u32, f64)>;
+}
+
+/// The search loop: each iteration takes the next sampled state, descends the tree (the
+/// moves legal in that sample at each node), plays out and evaluates the leaf, and backs up
+/// its value. Returns the iterations run.
+fn run<G: AiGame, H: Hooks<G>, T: Tree<G::Move>>(
+    tree: &mut T,
     start: &Start<G>,
     params: &MctsParams,
     rng: &mut GameRng,
     hooks: &H,
-) -> (Vec<(G::Move, u32, f64)>, u64) {
-    let me = start.me;
-    let mut nodes: Vec<Node<G::Move>> = vec![Node::new(None, me)];
+) -> u64 {
     let mut path = Vec::with_capacity(64);
     let mut moves = Vec::with_capacity(64);
     let mut it = 0u64;
@@ -262,69 +306,93 @@ fn scan<G: AiGame, H: Hooks<G>>(
         let mut node = 0usize;
         // Selection and expansion.
         while let Some(mover) = g.to_move() {
-            moves.clear();
-            if node == 0 {
-                moves.extend_from_slice(&start.legal);
-            } else {
-                g.legal_moves(&mut moves);
-            }
+            start.moves_at(&g, node == 0, &mut moves);
             if moves.is_empty() {
                 break;
             }
-            // Untried moves legal here (children are few: a linear scan, no allocation).
-            let tried = |m: &G::Move| {
-                nodes[node]
-                    .children
-                    .iter()
-                    .any(|&c| nodes[c].mv == Some(*m))
-            };
-            let untried = moves.iter().filter(|m| !tried(m)).count();
-            if untried > 0 {
-                let pick = rng.random_range(0..untried);
-                let mv = *moves
-                    .iter()
-                    .filter(|m| !tried(m))
-                    .nth(pick)
-                    .expect("counted");
-                let child = expand(&mut nodes, node, mv, mover, |m| moves.contains(m));
-                G::before_play(&mut g, mv, rng);
-                g.play_unchecked(mv);
-                path.push(child);
-                break;
-            }
-            let Some(best) =
-                best_child(&mut nodes, node, params.exploration, |m| moves.contains(m))
+            let Some((step, mv, next)) = tree.descend(node, mover, &moves, params.exploration, rng)
             else {
                 break;
             };
-            let mv = nodes[best].mv.expect("children have moves");
             G::before_play(&mut g, mv, rng);
             g.play_unchecked(mv);
-            path.push(best);
-            node = best;
+            path.push(step);
+            match next {
+                Some(next) => node = next,
+                None => break,
+            }
         }
-        let v = leaf_value(g, me, params, rng, hooks);
-        nodes[0].visits += 1;
-        for &n in &path {
-            let node = &mut nodes[n];
+        let v = leaf_value(g, start.me, params, rng, hooks);
+        tree.backup(&path, v, start.me);
+        it += 1;
+    }
+    it
+}
+
+/// The reference tree (`mcts`'s): one node per child, each node's children found by
+/// scanning them for each legal move.
+struct Scan<M> {
+    nodes: Vec<Node<M>>,
+}
+
+impl<M: Copy + PartialEq> Tree<M> for Scan<M> {
+    type Step = usize;
+
+    fn descend(
+        &mut self,
+        node: usize,
+        mover: Seat,
+        moves: &[M],
+        exploration: f64,
+        rng: &mut GameRng,
+    ) -> Option<(usize, M, Option<usize>)> {
+        let nodes = &mut self.nodes;
+        // Untried moves legal here (children are few: a linear scan, no allocation).
+        let tried = |nodes: &[Node<M>], m: &M| {
+            nodes[node]
+                .children
+                .iter()
+                .any(|&c| nodes[c].mv == Some(*m))
+        };
+        let untried = moves.iter().filter(|m| !tried(nodes, m)).count();
+        if untried > 0 {
+            let pick = rng.random_range(0..untried);
+            let mv = *moves
+                .iter()
+                .filter(|m| !tried(nodes, m))
+                .nth(pick)
+                .expect("counted");
+            let child = expand(nodes, node, mv, mover, |m| moves.contains(m));
+            return Some((child, mv, None));
+        }
+        let best = best_child(nodes, node, exploration, |m| moves.contains(m))?;
+        let mv = nodes[best].mv.expect("children have moves");
+        Some((best, mv, Some(best)))
+    }
+
+    fn backup(&mut self, path: &[usize], v: f64, me: Seat) {
+        self.nodes[0].visits += 1;
+        for &n in path {
+            let node = &mut self.nodes[n];
             node.visits += 1;
             node.total += if node.mover == me { v } else { 1.0 - v };
         }
-        it += 1;
     }
-    let root = nodes[0]
-        .children
-        .iter()
-        .map(|&c| {
-            let n = &nodes[c];
-            (
-                n.mv.expect("children have moves"),
-                n.visits,
-                n.total / f64::from(n.visits.max(1)),
-            )
-        })
-        .collect();
-    (root, it)
+
+    fn root(&self) -> Vec<(M, u32, f64)> {
+        self.nodes[0]
+            .children
+            .iter()
+            .map(|&c| {
+                let n = &self.nodes[c];
+                (
+                    n.mv.expect("children have moves"),
+                    n.visits,
+                    n.total / f64::from(n.visits.max(1)),
+                )
+            })
+            .collect()
+    }
 }
 
 /// Adds a child playing `mv` (by `mover`) under `node`, and counts one availability for

@@ -1,14 +1,16 @@
 //! The indexed tree (the `expert`'s, [`Hooks::INDEXED`]): the same search as the reference
 //! scan, move for move and count for count, laid out for speed. Each node keeps its
 //! children's move and counts side by side (an [`Edge`] each), so that choosing among them
-//! reads one run of memory instead of one node apiece; the children legal in a sample are
+//! reads one run of memory instead of one node apiece. The children legal in a sample are
 //! found through the table of move slots ([`SlotIndex`]) once per visit and shared by the
-//! expansion and the UCB choice.
+//! expansion and the UCB choice; at the root, whose moves are the same at every visit, they
+//! are all its children, known without a look. A child that cannot beat the best UCB score
+//! so far is passed over without its division and square root ([`cannot_beat`]).
 
 use rand::Rng;
 use salpakan_engine::{GameRng, Seat};
 
-use super::{Hooks, MctsParams, Start, leaf_value};
+use super::Tree;
 use crate::AiGame;
 
 /// Where each of a position's legal moves stands in its list, by move slot: marked once
@@ -100,9 +102,9 @@ fn cannot_beat(best: f64, mean: f64, visits: u32, ln_avail: f64, exploration: f6
             < gap * gap * f64::from(visits.max(1)) * (1.0 - 1e-6)
 }
 
-/// One visit's view of a node's children: where each legal move stands among the children
-/// (`tried`, by the move's place in the legal list) and which children are legal in this
-/// sample (`legal`, their places among the children, in order).
+/// One visit's view of a node's children: for each legal move, whether a child plays it
+/// (`tried`, in the order of the legal moves), and which children are legal in this sample
+/// (`legal`, their places among the children, in order).
 struct Visit {
     index: SlotIndex,
     tried: Vec<bool>,
@@ -140,122 +142,118 @@ impl Visit {
     }
 }
 
-/// Runs the search on the flat tree. Returns each root move with its visits and mean value,
-/// and the iterations run: the same as the reference scan's for a seed and an iteration
-/// budget.
-pub(super) fn search<G: AiGame, H: Hooks<G>>(
-    start: &Start<G>,
-    params: &MctsParams,
-    rng: &mut GameRng,
-    hooks: &H,
-) -> (Vec<(G::Move, u32, f64)>, u64) {
-    let me = start.me;
-    // Node 0 is the root; each node is its children's edges.
-    let mut nodes: Vec<Vec<Edge<G::Move>>> = vec![Vec::new()];
-    let mut path: Vec<(u32, u32)> = Vec::with_capacity(64);
-    let mut moves = Vec::with_capacity(64);
-    let mut visit = Visit {
-        index: SlotIndex::new(G::MOVE_SLOTS),
-        tried: Vec::new(),
-        legal: Vec::new(),
-    };
-    // Whether the root's moves are distinct, so that its children are found without a look.
-    let root_distinct = visit.index.mark::<G>(&start.legal);
-    let mut root_tried = vec![false; start.legal.len()];
-    let mut it = 0u64;
-    while !start.done(it) {
-        let mut g = start.sample(it);
-        path.clear();
-        let mut node = 0usize;
-        // Selection and expansion.
-        while let Some(mover) = g.to_move() {
-            moves.clear();
-            if node == 0 {
-                moves.extend_from_slice(&start.legal);
-            } else {
-                g.legal_moves(&mut moves);
-            }
-            if moves.is_empty() {
-                break;
-            }
-            if node == 0 && root_distinct {
-                // The root's moves are the same at every visit and each child plays one.
-                visit.tried.clone_from(&root_tried);
-                visit.legal.clear();
-                visit.legal.extend(0..nodes[0].len());
-            } else {
-                visit.mark::<G>(&nodes[node], &moves);
-            }
-            let untried = moves.len() - visit.tried.iter().filter(|&&t| t).count();
-            let (edge, expanded) = if untried > 0 {
-                let pick = rng.random_range(0..untried);
-                let i = (0..moves.len())
-                    .filter(|&i| !visit.tried[i])
-                    .nth(pick)
-                    .expect("counted");
-                if node == 0 {
-                    root_tried[i] = true;
-                }
-                let child = u32::try_from(nodes.len()).expect("fewer than 2^32 nodes");
-                nodes.push(Vec::new());
-                let edges = &mut nodes[node];
-                for &p in &visit.legal {
-                    edges[p].avail += 1;
-                }
-                edges.push(Edge {
-                    mv: moves[i],
-                    mover,
-                    node: child,
-                    visits: 0,
-                    avail: 1,
-                    total: 0.0,
-                    mean: 0.0,
-                });
-                (edges.len() - 1, true)
-            } else {
-                let edges = &mut nodes[node];
-                let mut best = None;
-                let mut best_score = f64::MIN;
-                for &p in &visit.legal {
-                    let e = &mut edges[p];
-                    e.avail += 1;
-                    let ln_avail = ln(e.avail.max(1));
-                    if best.is_some()
-                        && cannot_beat(best_score, e.mean, e.visits, ln_avail, params.exploration)
-                    {
-                        continue;
-                    }
-                    let score = e.mean
-                        + params.exploration * (ln_avail / f64::from(e.visits.max(1))).sqrt();
-                    if score > best_score {
-                        best_score = score;
-                        best = Some(p);
-                    }
-                }
-                let Some(best) = best else { break };
-                (best, false)
-            };
-            let e = &nodes[node][edge];
-            let (mv, next) = (e.mv, e.node);
-            G::before_play(&mut g, mv, rng);
-            g.play_unchecked(mv);
-            path.push((node as u32, edge as u32));
-            if expanded {
-                break;
-            }
-            node = next as usize;
+/// The flat tree: node 0 is the root, and each node is its children's edges.
+pub(super) struct Flat<G: AiGame> {
+    nodes: Vec<Vec<Edge<G::Move>>>,
+    visit: Visit,
+    /// Whether the root's moves are distinct, so that its children are found without a look.
+    root_distinct: bool,
+    /// For each root move, whether a child of the root plays it.
+    root_tried: Vec<bool>,
+}
+
+impl<G: AiGame> Flat<G> {
+    /// An empty tree over the root moves searched.
+    pub(super) fn new(root_moves: &[G::Move]) -> Self {
+        let mut index = SlotIndex::new(G::MOVE_SLOTS);
+        let root_distinct = index.mark::<G>(root_moves);
+        Self {
+            nodes: vec![Vec::new()],
+            visit: Visit {
+                index,
+                tried: Vec::new(),
+                legal: Vec::new(),
+            },
+            root_distinct,
+            root_tried: vec![false; root_moves.len()],
         }
-        let v = leaf_value(g, me, params, rng, hooks);
-        for &(n, p) in &path {
-            let e = &mut nodes[n as usize][p as usize];
+    }
+}
+
+impl<G: AiGame> Tree<G::Move> for Flat<G> {
+    /// The parent node and the child's place among its edges.
+    type Step = (u32, u32);
+
+    fn descend(
+        &mut self,
+        node: usize,
+        mover: Seat,
+        moves: &[G::Move],
+        exploration: f64,
+        rng: &mut GameRng,
+    ) -> Option<((u32, u32), G::Move, Option<usize>)> {
+        let visit = &mut self.visit;
+        if node == 0 && self.root_distinct {
+            // The root's moves are the same at every visit and each child plays one.
+            visit.tried.clone_from(&self.root_tried);
+            visit.legal.clear();
+            visit.legal.extend(0..self.nodes[0].len());
+        } else {
+            visit.mark::<G>(&self.nodes[node], moves);
+        }
+        let step = |edge: usize| (node as u32, edge as u32);
+        let untried = moves.len() - visit.tried.iter().filter(|&&t| t).count();
+        if untried > 0 {
+            let pick = rng.random_range(0..untried);
+            let i = (0..moves.len())
+                .filter(|&i| !visit.tried[i])
+                .nth(pick)
+                .expect("counted");
+            if node == 0 {
+                self.root_tried[i] = true;
+            }
+            let child = u32::try_from(self.nodes.len()).expect("fewer than 2^32 nodes");
+            self.nodes.push(Vec::new());
+            let edges = &mut self.nodes[node];
+            for &p in &visit.legal {
+                edges[p].avail += 1;
+            }
+            edges.push(Edge {
+                mv: moves[i],
+                mover,
+                node: child,
+                visits: 0,
+                avail: 1,
+                total: 0.0,
+                mean: 0.0,
+            });
+            return Some((step(edges.len() - 1), moves[i], None));
+        }
+        let edges = &mut self.nodes[node];
+        let mut best = None;
+        let mut best_score = f64::MIN;
+        for &p in &visit.legal {
+            let e = &mut edges[p];
+            e.avail += 1;
+            let ln_avail = ln(e.avail.max(1));
+            if best.is_some() && cannot_beat(best_score, e.mean, e.visits, ln_avail, exploration) {
+                continue;
+            }
+            let score = e.mean + exploration * (ln_avail / f64::from(e.visits.max(1))).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = Some(p);
+            }
+        }
+        let e = &edges[best?];
+        Some((step(best?), e.mv, Some(e.node as usize)))
+    }
+
+    fn backup(&mut self, path: &[(u32, u32)], v: f64, me: Seat) {
+        for &(n, p) in path {
+            let e = &mut self.nodes[n as usize][p as usize];
             e.visits += 1;
             e.total += if e.mover == me { v } else { 1.0 - v };
             e.mean = e.total / f64::from(e.visits);
         }
-        it += 1;
     }
-    let root = nodes[0].iter().map(|e| (e.mv, e.visits, e.mean)).collect();
-    (root, it)
+
+    fn root(&self) -> Vec<(G::Move, u32, f64)> {
+        self.nodes[0]
+            .iter()
+            .map(|e| (e.mv, e.visits, e.mean))
+            .collect()
+    }
 }
 
 #[cfg(test)]

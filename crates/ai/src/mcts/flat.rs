@@ -235,8 +235,9 @@ impl<G: AiGame> Tree<G::Move> for Flat<G> {
                 best = Some(p);
             }
         }
-        let e = &edges[best?];
-        Some((step(best?), e.mv, Some(e.node as usize)))
+        let best = best?;
+        let e = &edges[best];
+        Some((step(best), e.mv, Some(e.node as usize)))
     }
 
     fn backup(&mut self, path: &[(u32, u32)], v: f64, me: Seat) {

@@ -1,11 +1,11 @@
-//! The indexed tree (the `expert`'s, [`Hooks::INDEXED`]): the same search as the reference
-//! scan, move for move and count for count, laid out for speed. Each node keeps its
-//! children's move and counts side by side (an [`Edge`] each), so that choosing among them
-//! reads one run of memory instead of one node apiece. The children legal in a sample are
-//! found through the table of move slots ([`SlotIndex`]) once per visit and shared by the
-//! expansion and the UCB choice; at the root, whose moves are the same at every visit, they
-//! are all its children, known without a look. A child that cannot beat the best UCB score
-//! so far is passed over without its division and square root ([`cannot_beat`]).
+//! The indexed tree (the `expert`'s, [`Hooks::INDEXED`](super::Hooks::INDEXED)): the same
+//! search as the reference scan, move for move and count for count, laid out for speed. Each
+//! node keeps its children's move and counts side by side (an [`Edge`] each), so that
+//! choosing among them reads one run of memory instead of one node apiece. The children legal
+//! in a sample are found through the table of move slots ([`SlotIndex`]) once per visit and
+//! shared by the expansion and the UCB choice; at the root, whose moves are the same at every
+//! visit, they are all its children, known without a look. A child that cannot beat the best
+//! UCB score so far is passed over without its division and square root ([`cannot_beat`]).
 
 use rand::Rng;
 use salpakan_engine::{GameRng, Seat};

@@ -371,7 +371,6 @@ impl<M: Copy + PartialEq> Tree<M> for Scan<M> {
     }
 
     fn backup(&mut self, path: &[usize], v: f64, me: Seat) {
-        self.nodes[0].visits += 1;
         for &n in path {
             let node = &mut self.nodes[n];
             node.visits += 1;

@@ -423,11 +423,11 @@ pub fn search_evaluate(g: &Generals, seat: Seat) -> f64 {
 const RACE: f64 = 4.0;
 
 /// The `expert`'s leaf evaluation: [`search_evaluate`] with its logit compressed
-/// ([`COMPRESS`]), a Flag's nearly won race rewarded ([`NEAR_RACE`]), and the chance that a besieged Flag falls (see [`Scan::siege`]) taken off
-/// its side's winning chance. The chance is counted apart from the rest: a side far ahead in
-/// material still loses the game with its Flag, where a penalty in logits would vanish in
-/// an evaluation near 1 (where the search, finding every move as good, spreads its
-/// iterations evenly).
+/// ([`COMPRESS`]), a Flag's nearly won race rewarded ([`NEAR_RACE`]), and the chance that a
+/// besieged Flag falls (see [`Scan::siege`]) taken off its side's winning chance. The
+/// chance is counted apart from the rest: a side far ahead in material still loses the game
+/// with its Flag, where a penalty in logits would vanish in an evaluation near 1 (where the
+/// search, finding every move as good, spreads its iterations evenly).
 ///
 /// Computed from one scan of the board ([`Scan`]) where its parts scan it seven times: the
 /// same value bit for bit, in about two fifths of the time (`docs/ai.md`).

@@ -1022,60 +1022,60 @@ mod tests {
         out
     }
 
-    #[test]
-    fn a_piece_stops_a_running_flag_when_it_can_stand_next_to_it_at_some_move_of_its_way() {
+    /// Calls `check` for every Flag of either side, every square of an enemy piece beside it,
+    /// and either side to move.
+    fn each_race(mut check: impl FnMut(Seat, Square, Square, bool)) {
         for side in Seat::BOTH {
             for f in Square::all() {
-                let at = depth(side, f);
-                let n = RANKS - 1 - at;
                 for s in Square::all().filter(|&s| s != f) {
                     for flag_moves in [false, true] {
-                        // The Flag's moves one by one: after its m-th, the enemy's next.
-                        let extra = u16::from(!flag_moves);
-                        let files = u16::from(s.file().abs_diff(f.file()));
-                        let by_moves = (0..=n).any(|m| {
-                            files + u16::from(depth(side, s).abs_diff(at + m))
-                                <= u16::from(m) + extra
-                        });
-                        assert_eq!(
-                            stops_in_time(side, f, s, flag_moves),
-                            by_moves,
-                            "{side:?} Flag on {f}, enemy on {s}, Flag to move: {flag_moves}"
-                        );
+                        check(side, f, s, flag_moves);
                     }
                 }
             }
         }
     }
 
+    /// Whether an enemy piece on `s`, setting out `late` moves from now, stands next to
+    /// `side`'s Flag on `f` (running straight for the far rank) at some move of its way,
+    /// counted move by move: after the Flag's m-th move, the enemy's next.
+    fn stands_next_in_time(side: Seat, f: Square, s: Square, flag_moves: bool, late: u16) -> bool {
+        let at = depth(side, f);
+        let extra = u16::from(!flag_moves);
+        let files = u16::from(s.file().abs_diff(f.file()));
+        (0..=RANKS - 1 - at).any(|m| {
+            files + u16::from(depth(side, s).abs_diff(at + m)) + late <= u16::from(m) + extra
+        })
+    }
+
+    #[test]
+    fn a_piece_stops_a_running_flag_when_it_can_stand_next_to_it_at_some_move_of_its_way() {
+        each_race(|side, f, s, flag_moves| {
+            assert_eq!(
+                stops_in_time(side, f, s, flag_moves),
+                stands_next_in_time(side, f, s, flag_moves, 0),
+                "{side:?} Flag on {f}, enemy on {s}, Flag to move: {flag_moves}"
+            );
+        });
+    }
+
     #[test]
     fn a_stoppers_spare_moves_are_how_much_later_it_could_set_out_and_still_stop_the_flag() {
-        for side in Seat::BOTH {
-            for f in Square::all().filter(|&f| depth(side, f) < RANKS - 1) {
-                let at = depth(side, f);
-                let n = RANKS - 1 - at;
-                for s in Square::all().filter(|&s| s != f) {
-                    for flag_moves in [false, true] {
-                        // Setting out `late` moves later: next to the Flag after its m-th move.
-                        let extra = i16::from(!flag_moves);
-                        let files = i16::from(s.file().abs_diff(f.file()));
-                        let in_time = |late: i16| {
-                            (0..=n).any(|m| {
-                                files + i16::from(depth(side, s).abs_diff(at + m)) + late
-                                    <= i16::from(m) + extra
-                            })
-                        };
-                        let margin = margin_of(side, f, s, flag_moves);
-                        assert_eq!(margin >= 0, stops_in_time(side, f, s, flag_moves));
-                        if margin >= 0 {
-                            assert!(in_time(margin) && !in_time(margin + 1), "{f} {s}");
-                        } else {
-                            assert!(!in_time(0), "{f} {s}");
-                        }
-                    }
-                }
+        each_race(|side, f, s, flag_moves| {
+            if depth(side, f) == RANKS - 1 {
+                return;
             }
-        }
+            let margin = margin_of(side, f, s, flag_moves);
+            let in_time = |late| stands_next_in_time(side, f, s, flag_moves, late);
+            assert_eq!(
+                margin >= 0,
+                stops_in_time(side, f, s, flag_moves),
+                "{f} {s}"
+            );
+            if let Ok(late) = u16::try_from(margin) {
+                assert!(in_time(late) && !in_time(late + 1), "{f} {s}: {margin}");
+            }
+        });
     }
 
     #[test]

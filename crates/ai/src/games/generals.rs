@@ -772,7 +772,8 @@ fn margin_of(side: Seat, f: Square, s: Square, flag_moves: bool) -> i16 {
 /// The `expert`'s reward (in logits, after [`COMPRESS`]) for a Flag whose best stopper has
 /// no move to spare, and one move ([`margin_of`]): the race is nearly won, and the other
 /// side must send its last stopper now. Measured at fixed iterations against `mcts` on the
-/// 400 deals of seeds 92–95: +3.5 points at these weights, +0.8 at 1.5 and 0.7 (`docs/ai.md`).
+/// 400 deals of seeds 92–95: +3.5 points at these weights, +0.8 at 1.5 and 0.7; at 100 ms,
+/// no change in 400 games (`docs/ai.md`).
 const NEAR_RACE: [f64; 2] = [0.6, 0.2];
 
 /// [`NEAR_RACE`] for a Flag whose best stopper has `margin` moves to spare: nothing when it

@@ -123,7 +123,9 @@ pub fn choose_move(
 /// Built-in bots use a setup policy with variety (not uniformly random); external specs get
 /// the same policy. In Stratego the `expert` sets up as human players do
 /// ([`games::stratego_setup`]: the Flag walled in by Bombs, a decoy wall); the other bots
-/// (the fixed references) and external specs keep the engine's sensible setup.
+/// (the fixed references) and external specs keep the engine's sensible setup. In the Game
+/// of the Generals the `expert` always puts a Spy next to its Flag
+/// ([`games::generals::expert_setup`]).
 ///
 /// # Errors
 /// A game without setups (Banqi is dealt).
@@ -135,7 +137,9 @@ pub fn choose_setup(
 ) -> Result<SeatSetup, AiError> {
     let seed = bots::mix_seed(spec, seed);
     match game {
-        GameSpec::Generals(o) => games::generals::seat_setup(game, o, seat, seed),
+        GameSpec::Generals(o) => {
+            games::generals::seat_setup(game, o, seat, seed, spec.kind() == &BotKind::Expert)
+        }
         GameSpec::Stratego(o) => {
             games::stratego::seat_setup(game, o, seat, seed, spec.kind() == &BotKind::Expert)
         }

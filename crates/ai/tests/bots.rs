@@ -158,6 +158,41 @@ fn setups_have_variety_and_keep_the_generals_flag_back() {
     assert!(choose_setup(&bot, &banqi, Seat::First, 1).is_err());
 }
 
+#[test]
+fn the_generals_expert_always_sets_a_spy_next_to_its_flag_and_the_reference_not_always() {
+    let generals = GameSpec::default_for(GameKind::Generals);
+    let spy_by_flag = |bot: &str, seat: Seat, seed: u64| {
+        let v = wire::setup_json(&choose_setup(&spec(bot), &generals, seat, seed).unwrap());
+        let squares = |rank: &str| -> Vec<(u8, u8)> {
+            v.as_object()
+                .unwrap()
+                .iter()
+                .filter(|(_, p)| *p == rank)
+                .map(|(s, _)| (s.as_bytes()[0], s[1..].parse().unwrap()))
+                .collect()
+        };
+        let (f, r) = squares("FLG")[0];
+        squares("SPY")
+            .iter()
+            .any(|&(sf, sr)| sf.abs_diff(f) + sr.abs_diff(r) == 1)
+    };
+    let (mut expert, mut mcts) = (0, 0);
+    for seed in 0..40 {
+        for seat in Seat::BOTH {
+            expert += usize::from(spy_by_flag("expert", seat, seed));
+            mcts += usize::from(spy_by_flag("mcts", seat, seed));
+        }
+    }
+    assert_eq!(
+        expert, 80,
+        "the expert's Spy stood next to its Flag in {expert} of 80"
+    );
+    assert!(
+        mcts < 70,
+        "the reference's Spy stood next to its Flag in {mcts} of 80"
+    );
+}
+
 mod search_rules {
     use salpakan_ai::games::{banqi as bq, generals as gg};
     use salpakan_engine::banqi::{Banqi, BanqiOptions, Color, Move};

@@ -918,6 +918,25 @@ fn root_moves_with(
 /// officers spread over the board.
 #[must_use]
 pub fn setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup {
+    setup_with(seat, options, rng, false)
+}
+
+/// The `expert`'s setup: [`setup`], but a Spy always stands next to the Flag (the first Spy
+/// placed, on one of the Flag's free neighbours), where the reference's Spy stands there a
+/// little over half the time (671 of 1,200 recorded setups). Drawn from the same random numbers, so a setup that had its Spy there
+/// is the reference's own.
+#[must_use]
+pub fn expert_setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup {
+    setup_with(seat, options, rng, true)
+}
+
+/// [`setup`], with the first Spy always next to the Flag when `spy_by_flag`.
+fn setup_with(
+    seat: Seat,
+    options: &GeneralsOptions,
+    rng: &mut GameRng,
+    spy_by_flag: bool,
+) -> Setup {
     let army = &options.army;
     let mut free: Vec<Square> = Square::all()
         .filter(|&s| match seat {
@@ -964,8 +983,13 @@ pub fn setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup 
     for (i, &p) in order.iter().enumerate() {
         if let Some(j) = pieces.iter().position(|&q| q == p) {
             pieces.swap_remove(j);
-            let s = if i < 2 && rng.random::<f64>() < 0.7 {
-                take(&mut free, rng, &|s| if near(s) == 1 { 4.0 } else { 0.2 })
+            let by_flag = spy_by_flag && i == 0;
+            let s = if i < 2 && (rng.random::<f64>() < 0.7 || by_flag) {
+                take(&mut free, rng, &|s| match (near(s) == 1, by_flag) {
+                    (true, _) => 4.0,
+                    (false, false) => 0.2,
+                    (false, true) => 0.0,
+                })
             } else {
                 take(&mut free, rng, &|s| {
                     [0.6, 1.0, 1.6][depth(seat, s) as usize]
@@ -994,8 +1018,14 @@ pub fn seat_setup(
     options: &GeneralsOptions,
     seat: Seat,
     seed: u64,
+    expert: bool,
 ) -> Result<SeatSetup, AiError> {
-    let s = setup(seat, options, &mut rng_from_seed(seed));
+    let rng = &mut rng_from_seed(seed);
+    let s = if expert {
+        expert_setup(seat, options, rng)
+    } else {
+        setup(seat, options, rng)
+    };
     SeatSetup::from_text(spec, seat, &s.text()).map_err(|e| AiError::Setup(e.to_string()))
 }
 

@@ -672,13 +672,9 @@ impl Scan {
         squash(super::logit(base) + bonus)
     }
 
-    /// [`unstoppable`] from the scan.
+    /// [`unstoppable`] from the scan: no enemy piece has a move to spare, or none short.
     fn unstoppable(&self, side: Seat, f: Square, flag_moves: bool) -> bool {
-        depth(side, f) < RANKS - 1
-            && !self
-                .pieces()
-                .iter()
-                .any(|&(s, o, _)| o != side && stops_in_time(side, f, s, flag_moves))
+        self.race_margin(side, f, flag_moves) < 0
     }
 
     /// The most moves an enemy piece has to spare in stopping `side`'s Flag on `f`
@@ -755,14 +751,13 @@ fn unstoppable(g: &Generals, side: Seat, f: Square, flag_moves: bool) -> bool {
 /// `files + |k - m| - m` steps from it, which falls until `m = k` and then stays
 /// `files - k`: it stops the Flag when that is at most `extra`.
 fn stops_in_time(side: Seat, f: Square, s: Square, flag_moves: bool) -> bool {
-    let files = i16::from(file(s).abs_diff(file(f)));
-    let k = i16::from(depth(side, s)) - i16::from(depth(side, f));
-    files - k <= i16::from(!flag_moves)
+    margin_of(side, f, s, flag_moves) >= 0
 }
 
 /// How many moves an enemy piece on `s` has to spare in stopping `side`'s Flag on `f`
 /// running straight for the far rank: how many moves later than now it could set out and
-/// still stand next to the Flag in time ([`stops_in_time`] holds when it is at least 0).
+/// still stand next to the Flag in time ([`stops_in_time`] holds when it is at least 0):
+/// `extra - (files - k)` in the terms of [`stops_in_time`].
 fn margin_of(side: Seat, f: Square, s: Square, flag_moves: bool) -> i16 {
     let files = i16::from(file(s).abs_diff(file(f)));
     let k = i16::from(depth(side, s)) - i16::from(depth(side, f));
@@ -923,8 +918,8 @@ pub fn setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup 
 
 /// The `expert`'s setup: [`setup`], but a Spy always stands next to the Flag (the first Spy
 /// placed, on one of the Flag's free neighbours), where the reference's Spy stands there a
-/// little over half the time (671 of 1,200 recorded setups). Drawn from the same random numbers, so a setup that had its Spy there
-/// is the reference's own.
+/// little over half the time (671 of 1,200 recorded setups). Drawn from the same random
+/// numbers, so a setup that had its Spy there is the reference's own.
 #[must_use]
 pub fn expert_setup(seat: Seat, options: &GeneralsOptions, rng: &mut GameRng) -> Setup {
     setup_with(seat, options, rng, true)
@@ -985,10 +980,14 @@ fn setup_with(
             pieces.swap_remove(j);
             let by_flag = spy_by_flag && i == 0;
             let s = if i < 2 && (rng.random::<f64>() < 0.7 || by_flag) {
-                take(&mut free, rng, &|s| match (near(s) == 1, by_flag) {
-                    (true, _) => 4.0,
-                    (false, false) => 0.2,
-                    (false, true) => 0.0,
+                take(&mut free, rng, &|s| {
+                    if near(s) == 1 {
+                        4.0
+                    } else if by_flag {
+                        0.0
+                    } else {
+                        0.2
+                    }
                 })
             } else {
                 take(&mut free, rng, &|s| {

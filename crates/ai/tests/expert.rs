@@ -574,6 +574,41 @@ fn a_piece_running_deep_into_our_half_is_likelier_the_flag_to_the_expert() {
     );
 }
 
+#[test]
+fn a_piece_that_made_most_of_the_enemys_latest_moves_is_likelier_the_flag_to_the_expert() {
+    let o = gg::GeneralsOptions::default();
+    let setup = |seat, text| gg::Setup::parse(seat, &o.army, text).unwrap();
+    let setups = gg::Setups([
+        setup(Seat::First, setups::GENERALS_WHITE),
+        setup(Seat::Second, setups::GENERALS_BLACK),
+    ]);
+    let mut m = Match::<gg::Generals>::start(&o, setups, &mut rng_from_seed(1)).unwrap();
+    // Black's piece from c7 walks c6, c5 (after the one on c6 stepped aside to d6) and back
+    // to c6 and c7: four of Black's last six moves, attacking nothing; the one from e7 steps
+    // to e6 once. White shuffles its piece on b3 meanwhile.
+    let black = ["c6-d6", "c7-c6", "c6-c5", "e7-e6", "c5-c6", "c6-c7"];
+    for (i, b) in black.iter().enumerate() {
+        m.play(if i % 2 == 0 { "b3-b4" } else { "b4-b3" }.parse().unwrap())
+            .unwrap();
+        m.play(b.parse().unwrap()).unwrap();
+    }
+    let k = Knowledge::of(&m, Seat::First);
+    let (busy, once): (gg::Square, gg::Square) = ("c7".parse().unwrap(), "e7".parse().unwrap());
+    let share = |b: &salpakan_ai::belief::Belief| {
+        (generals_flag_share(b, busy), generals_flag_share(b, once))
+    };
+    let (reference_busy, reference_once) = share(&gg::Generals::belief(&k));
+    let (expert_busy, expert_once) = share(&gg::Generals::expert_belief(&k));
+    assert!(
+        expert_busy > 3.0 * expert_once && expert_once > 0.0,
+        "the expert: the busy piece is the Flag in {expert_busy:.3} of its samples, the other in {expert_once:.3}"
+    );
+    assert!(
+        reference_busy < 1.5 * reference_once + 0.02,
+        "the reference, which does not count the latest moves: {reference_busy:.3} against {reference_once:.3}"
+    );
+}
+
 /// A Generals game with the army `army` (`code:count` list), the setups `white` and `black`
 /// (`square:code` lists), after `moves`.
 fn generals_game(army: &str, white: &str, black: &str, moves: &[&str]) -> gg::Generals {

@@ -545,8 +545,9 @@ fn generals_flag_share(b: &salpakan_ai::belief::Belief, start: gg::Square) -> f6
     flags as f64 / 400.0
 }
 
-#[test]
-fn a_piece_running_deep_into_our_half_is_likelier_the_flag_to_the_expert() {
+/// White's knowledge of a Generals game on the fixed setups after Black played `black`,
+/// White shuffling its piece on b3 to b4 and back before each of Black's moves.
+fn white_after_black_walks(black: &[&str]) -> Knowledge<gg::Generals> {
     let o = gg::GeneralsOptions::default();
     let setup = |seat, text| gg::Setup::parse(seat, &o.army, text).unwrap();
     let setups = gg::Setups([
@@ -554,15 +555,19 @@ fn a_piece_running_deep_into_our_half_is_likelier_the_flag_to_the_expert() {
         setup(Seat::Second, setups::GENERALS_BLACK),
     ]);
     let mut m = Match::<gg::Generals>::start(&o, setups, &mut rng_from_seed(1)).unwrap();
-    // Black's piece from c6 walks to e3, five ranks deep into White's half, attacking
-    // nothing, while White shuffles its piece on b3.
-    let path = ["c6-c5", "c5-d5", "d5-d4", "d4-e4", "e4-e3"];
-    for (i, b) in path.iter().enumerate() {
+    for (i, b) in black.iter().enumerate() {
         m.play(if i % 2 == 0 { "b3-b4" } else { "b4-b3" }.parse().unwrap())
             .unwrap();
         m.play(b.parse().unwrap()).unwrap();
     }
-    let k = Knowledge::of(&m, Seat::First);
+    Knowledge::of(&m, Seat::First)
+}
+
+#[test]
+fn a_piece_running_deep_into_our_half_is_likelier_the_flag_to_the_expert() {
+    // Black's piece from c6 walks to e3, five ranks deep into White's half, attacking
+    // nothing, while White shuffles its piece on b3.
+    let k = white_after_black_walks(&["c6-c5", "c5-d5", "d5-d4", "d4-e4", "e4-e3"]);
     let start: gg::Square = "c6".parse().unwrap();
     let reference = generals_flag_share(&gg::Generals::belief(&k), start);
     let expert = generals_flag_share(&gg::Generals::expert_belief(&k), start);
@@ -576,23 +581,10 @@ fn a_piece_running_deep_into_our_half_is_likelier_the_flag_to_the_expert() {
 
 #[test]
 fn a_piece_that_made_most_of_the_enemys_latest_moves_is_likelier_the_flag_to_the_expert() {
-    let o = gg::GeneralsOptions::default();
-    let setup = |seat, text| gg::Setup::parse(seat, &o.army, text).unwrap();
-    let setups = gg::Setups([
-        setup(Seat::First, setups::GENERALS_WHITE),
-        setup(Seat::Second, setups::GENERALS_BLACK),
-    ]);
-    let mut m = Match::<gg::Generals>::start(&o, setups, &mut rng_from_seed(1)).unwrap();
     // Black's piece from c7 walks c6, c5 (after the one on c6 stepped aside to d6) and back
     // to c6 and c7: four of Black's last six moves, attacking nothing; the one from e7 steps
     // to e6 once. White shuffles its piece on b3 meanwhile.
-    let black = ["c6-d6", "c7-c6", "c6-c5", "e7-e6", "c5-c6", "c6-c7"];
-    for (i, b) in black.iter().enumerate() {
-        m.play(if i % 2 == 0 { "b3-b4" } else { "b4-b3" }.parse().unwrap())
-            .unwrap();
-        m.play(b.parse().unwrap()).unwrap();
-    }
-    let k = Knowledge::of(&m, Seat::First);
+    let k = white_after_black_walks(&["c6-d6", "c7-c6", "c6-c5", "e7-e6", "c5-c6", "c6-c7"]);
     let (busy, once): (gg::Square, gg::Square) = ("c7".parse().unwrap(), "e7".parse().unwrap());
     let share = |b: &salpakan_ai::belief::Belief| {
         (generals_flag_share(b, busy), generals_flag_share(b, once))

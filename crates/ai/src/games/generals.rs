@@ -102,7 +102,7 @@ const RECENT: usize = 6;
 /// The `expert`'s Flag weight for a piece by how many of the enemy's last [`RECENT`] moves
 /// it made: a Flag that runs, or flees a besieger, moves again and again. Counted from the
 /// records of 400 games of the expert against `mcts` (seeds 92–95): among the pieces that
-/// never attacked, two ranks or fewer from their own back rank, one that had made none of
+/// never attacked, at most one rank from their own back rank, one that had made none of
 /// those six moves was the Flag 10% of the time, one move 22%, two 42%, three 75%; two or
 /// three ranks deep 3%, 6%, 24% and 57% (`docs/ai.md`). The weights are below those odds'
 /// ratios, to spare a piece that merely walks.

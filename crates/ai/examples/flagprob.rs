@@ -1,7 +1,11 @@
 //! Diagnostic: the belief's chance that each enemy piece is the Flag, for a seat at a ply of
-//! a Generals record: `flagprob <record> <white|black> <ply>`.
-use salpakan_ai::Knowledge;
-use salpakan_ai::games::generals::belief;
+//! a Generals record, and with an iteration count the `expert`'s root moves there (the most
+//! visited first, with their visits and mean values):
+//! `flagprob <record> <white|black> <ply> [expert-iterations]`. The belief is the
+//! reference's (`mcts`'s), or the expert's with `EXPERT=1` in the environment.
+use salpakan_ai::bots::mcts_params;
+use salpakan_ai::games::generals::{belief, expert_belief};
+use salpakan_ai::{BotSpec, Knowledge};
 use salpakan_engine::generals::{Generals, Piece, Square};
 use salpakan_engine::{Match, Record, Seat, rng_from_seed};
 
@@ -21,7 +25,11 @@ fn main() {
         .retain(|(k, _)| k != "Result" && k != "Reason" && k != "Plies");
     let m = Match::<Generals>::replay(&rec).expect("replays");
     let k = Knowledge::of(&m, seat);
-    let b = belief(&k);
+    let b = if std::env::var_os("EXPERT").is_some() {
+        expert_belief(&k)
+    } else {
+        belief(&k)
+    };
     let mut rng = rng_from_seed(1);
     let n = 400;
     let mut flag = vec![0u32; b.tokens().len()];
@@ -62,4 +70,13 @@ fn main() {
         "actual flag: {}",
         actual.map_or("-".into(), |s| s.to_string())
     );
+    if let Some(iters) = args.get(4) {
+        let spec: BotSpec = format!("expert:iters={iters}").parse().expect("a count");
+        let r = salpakan_ai::expert::search(&k, &mcts_params::<Generals>(&spec), &mut rng);
+        let mut root = r.root;
+        root.sort_by(|a, b| b.1.cmp(&a.1));
+        for (mv, visits, value) in root.iter().take(8) {
+            println!("{}-{} {visits} {value:.3}", mv.from, mv.to);
+        }
+    }
 }

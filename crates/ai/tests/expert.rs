@@ -726,10 +726,11 @@ fn far_ahead_the_expert_search_centres_its_evaluation_so_that_moves_still_differ
     let mean = |ctx: &sx::Context| mean_evaluation(&pool, ctx);
     assert!(mean(&plain) > 0.99);
     // Centred, the samples stand near 88% (a winning chance, so not exactly: the mean of
-    // the chances is not the chance of the mean logit).
+    // the chances is not the chance of the mean logit, and falls below it the more the
+    // samples' logits spread, as the enemy Flag's keepers, which differ by sample, do).
     let m_centred = mean(&centred);
     assert!(
-        (0.75..0.95).contains(&m_centred),
+        (0.7..0.95).contains(&m_centred),
         "the centred root stands at {m_centred:.3}"
     );
     // What First's moves change, as the search sees it (each move's mean value over the

@@ -74,7 +74,7 @@ fn main() {
         let spec: BotSpec = format!("expert:iters={iters}").parse().expect("a count");
         let r = salpakan_ai::expert::search(&k, &mcts_params::<Generals>(&spec), &mut rng);
         let mut root = r.root;
-        root.sort_by(|a, b| b.1.cmp(&a.1));
+        root.sort_by_key(|r| std::cmp::Reverse(r.1));
         for (mv, visits, value) in root.iter().take(8) {
             println!("{}-{} {visits} {value:.3}", mv.from, mv.to);
         }

@@ -4,8 +4,8 @@
 //! board is a Spy (400 samples) is set beside what the piece was, in three classes: the
 //! piece that made the enemy's last move, a plain move ending next to one of the seat's
 //! pieces; other pieces that have moved and stand next to one of the seat's pieces; and
-//! the rest: `spyprob <record>...` (`docs/ai.md`, *Reading the Five-star General's
-//! losses*).
+//! the rest: `spyprob <record>...` (`docs/ai.md`, *The enemy's own pieces, at the leaf
+//! and in the tree*).
 use salpakan_ai::Knowledge;
 use salpakan_ai::games::generals::expert_belief;
 use salpakan_engine::generals::{Generals, Piece, Square};

@@ -3,27 +3,25 @@
 //! visited first, with their visits and mean values):
 //! `flagprob <record> <white|black> <ply> [expert-iterations]`. The belief is the
 //! reference's (`mcts`'s), or the expert's with `EXPERT=1` in the environment.
+mod common;
+
 use salpakan_ai::bots::mcts_params;
 use salpakan_ai::games::generals::{belief, expert_belief};
 use salpakan_ai::{BotSpec, Knowledge};
 use salpakan_engine::generals::{Generals, Piece, Square};
-use salpakan_engine::{Match, Record, Seat, rng_from_seed};
+use salpakan_engine::{Record, Seat, rng_from_seed};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let text = std::fs::read_to_string(&args[1]).expect("a record");
-    let mut rec = Record::parse(&text).expect("a record");
+    let rec = Record::parse(&text).expect("a record");
     let seat = if args[2] == "white" {
         Seat::First
     } else {
         Seat::Second
     };
     let ply: usize = args[3].parse().expect("a ply");
-    rec.plies.truncate(ply);
-    rec.result = "*".into();
-    rec.tags
-        .retain(|(k, _)| k != "Result" && k != "Reason" && k != "Plies");
-    let m = Match::<Generals>::replay(&rec).expect("replays");
+    let m = common::match_at_ply(&rec, ply).expect("replays");
     let k = Knowledge::of(&m, seat);
     let b = if std::env::var_os("EXPERT").is_some() {
         expert_belief(&k)
@@ -46,14 +44,13 @@ fn main() {
         .iter()
         .enumerate()
         .filter_map(|(t, tok)| {
-            let sq = |i: u8| Square::new(i % 9, i / 9).expect("a square");
             tok.square.map(|s| {
                 (
                     f64::from(flag[t]) / f64::from(n),
                     format!(
                         "{} (from {}, {} moves, {} attacks)",
-                        sq(s),
-                        sq(tok.start),
+                        common::square(s),
+                        common::square(tok.start),
                         tok.moves,
                         tok.attacks
                     ),

@@ -6,10 +6,12 @@
 //! pieces; other pieces that have moved and stand next to one of the seat's pieces; and
 //! the rest: `spyprob <record>...` (`docs/ai.md`, *The enemy's own pieces, at the leaf
 //! and in the tree*).
+mod common;
+
 use salpakan_ai::Knowledge;
 use salpakan_ai::games::generals::expert_belief;
-use salpakan_engine::generals::{Generals, Piece, Square};
-use salpakan_engine::{Game, Match, Record, Seat, rng_from_seed};
+use salpakan_engine::generals::{Piece, Square};
+use salpakan_engine::{Game, Record, Seat, rng_from_seed};
 
 fn main() {
     let bot = std::env::var("BOT").unwrap_or_else(|_| "expert".into());
@@ -26,12 +28,7 @@ fn main() {
             Seat::Second
         };
         for ply in (20..full.plies.len()).step_by(4) {
-            let mut rec = full.clone();
-            rec.plies.truncate(ply);
-            rec.result = "*".into();
-            rec.tags
-                .retain(|(k, _)| k != "Result" && k != "Reason" && k != "Plies");
-            let Ok(m) = Match::<Generals>::replay(&rec) else {
+            let Ok(m) = common::match_at_ply(&full, ply) else {
                 continue;
             };
             if m.game().to_move() != Some(seat) {
@@ -48,8 +45,9 @@ fn main() {
                 }
             }
             for (t, tok) in b.tokens().iter().enumerate() {
-                let Some(s) = tok.square else { continue };
-                let s = Square::new(s % 9, s / 9).expect("a square");
+                let Some(s) = tok.square.map(common::square) else {
+                    continue;
+                };
                 let near = tok.moves > 0
                     && Square::all().any(|o| {
                         o.steps_to(s) == 1 && matches!(m.game().at(o), Some((w, _)) if w == seat)

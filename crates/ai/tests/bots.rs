@@ -378,6 +378,24 @@ mod search_rules {
     }
 
     #[test]
+    fn generals_expert_flag_challenges_a_piece_arriving_on_its_back_rank_whatever_it_believes() {
+        // The piece from Black's front rank walks to White's back rank, next to White's Flag:
+        // if it is Black's Flag, it wins unless challenged now, so the expert's Flag keeps
+        // the challenge.
+        let (_, expert) = flag_attack_kept(
+            "FLG:1,5G:1,PVT:1",
+            "e1:FLG a3:5G i3:PVT",
+            "a8:FLG i8:5G e6:PVT",
+            &[
+                "a3-a4", "e6-e5", "a4-a5", "e5-e4", "a5-a4", "e4-d4", "a4-a3", "d4-d3", "a3-a4",
+                "d3-d2", "a4-a3", "d2-d1",
+            ],
+            "e1-d1",
+        );
+        assert!(expert, "the expert keeps the challenge");
+    }
+
+    #[test]
     fn the_expert_gambles_its_flag_only_on_a_piece_all_but_surely_the_flag() {
         // A piece from Black's back rank came three ranks down to stand next to White's
         // Flag; Black's two other pieces never moved from its second and third ranks. It

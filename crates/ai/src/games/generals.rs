@@ -892,7 +892,7 @@ impl AiGame for Generals {
 /// few samples and shallow tree overrate such gambles.
 #[must_use]
 pub fn root_moves(k: &Knowledge<Generals>, pool: &[Generals], legal: &[Move]) -> Vec<Move> {
-    root_moves_with(k, pool, legal, 0.5)
+    root_moves_with(k, pool, legal, 0.5, false)
 }
 
 /// The share of the samples in which a piece must be the enemy Flag for the `expert`'s Flag
@@ -902,19 +902,23 @@ pub fn root_moves(k: &Knowledge<Generals>, pool: &[Generals], legal: &[Move]) ->
 pub const EXPERT_FLAG_BAR: f64 = 0.9;
 
 /// The `expert`'s root moves: [`root_moves`], but the Flag attacks only a piece that is the
-/// enemy Flag in at least [`EXPERT_FLAG_BAR`] of the samples.
+/// enemy Flag in at least [`EXPERT_FLAG_BAR`] of the samples, or one that stands on the
+/// expert's own back rank: an enemy Flag there, next to the expert's Flag, wins unless it is
+/// challenged now, so the search weighs that challenge against the certain loss.
 #[must_use]
 pub fn expert_root_moves(k: &Knowledge<Generals>, pool: &[Generals], legal: &[Move]) -> Vec<Move> {
-    root_moves_with(k, pool, legal, EXPERT_FLAG_BAR)
+    root_moves_with(k, pool, legal, EXPERT_FLAG_BAR, true)
 }
 
 /// [`root_moves`] keeping the Flag's attacks on pieces that are the enemy Flag in at least
-/// `bar` of the samples.
+/// `bar` of the samples, and with `back_rank` every Flag's attack on a piece on the seat's
+/// own back rank.
 fn root_moves_with(
     k: &Knowledge<Generals>,
     pool: &[Generals],
     legal: &[Move],
     bar: f64,
+    back_rank: bool,
 ) -> Vec<Move> {
     let me = k.seat();
     let Some(g) = pool.first() else {
@@ -928,6 +932,9 @@ fn root_moves_with(
                 return true;
             }
             if !matches!(g.at(mv.to), Some((o, _)) if o != me) {
+                return true;
+            }
+            if back_rank && depth(me, mv.to) == 0 {
                 return true;
             }
             let flags = pool

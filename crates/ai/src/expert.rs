@@ -33,6 +33,10 @@ impl<G: AiGame> Hooks<G> for Expert<G> {
         G::playout_move(g, rng)
     }
 
+    fn tree_moves(&self, g: &G, me: Seat, moves: &mut Vec<G::Move>, rng: &mut GameRng) {
+        G::expert_tree_moves(g, me, moves, rng);
+    }
+
     fn evaluate(&self, g: &G, seat: Seat) -> f64 {
         match self.ctx.get() {
             Some(ctx) => G::expert_evaluate(g, seat, ctx),

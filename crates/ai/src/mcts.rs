@@ -84,6 +84,10 @@ pub trait Hooks<G: AiGame> {
     fn playout_move(&self, g: &G, rng: &mut GameRng) -> Option<G::Move>;
     /// The evaluation at a leaf, for `seat`, from 0 to 1.
     fn evaluate(&self, g: &G, seat: Seat) -> f64;
+    /// The moves the search lets the side to move choose among at a node below the root, in
+    /// the sampled state `g` where `me` searches: by default every legal move (`moves` as
+    /// they are).
+    fn tree_moves(&self, _g: &G, _me: Seat, _moves: &mut Vec<G::Move>, _rng: &mut GameRng) {}
     /// Whether the search runs on the indexed tree (`mcts::flat`): each node keeps its
     /// children's moves and counts side by side, finds the children legal in a sample
     /// through a table of move slots ([`AiGame::move_slot`]) instead of scanning the
@@ -307,6 +311,9 @@ fn run<G: AiGame, H: Hooks<G>, T: Tree<G::Move>>(
         // Selection and expansion.
         while let Some(mover) = g.to_move() {
             start.moves_at(&g, node == 0, &mut moves);
+            if node != 0 {
+                hooks.tree_moves(&g, start.me, &mut moves, rng);
+            }
             if moves.is_empty() {
                 break;
             }

@@ -877,6 +877,10 @@ impl AiGame for Generals {
         root_moves(k, pool, legal)
     }
 
+    fn expert_tree_moves(g: &Self, me: Seat, moves: &mut Vec<Move>, rng: &mut GameRng) {
+        expert_tree_moves(g, me, moves, rng);
+    }
+
     fn expert_root_moves(
         k: &Knowledge<Self>,
         pool: &[Self],
@@ -885,6 +889,41 @@ impl AiGame for Generals {
     ) -> Vec<Move> {
         expert_root_moves(k, pool, legal)
     }
+}
+
+/// The chance that the enemy, at one of its turns in the `expert`'s search, challenges the
+/// expert's Flag standing next to one of its pieces, while that Flag is within its own
+/// three ranks ([`FLAG_HIDDEN_DEPTH`]). The enemy does not know which piece is the Flag; the
+/// single-observer tree, left alone, lets it take the Flag at once wherever it stands next
+/// to it, and the expert then gave up a Flag it could still save (`docs/ai.md`, *The enemy
+/// does not know where the Flag is*).
+pub const FLAG_SEEN: f64 = 0.5;
+
+/// How far from its own back rank the expert's Flag stays unguessed: from this rank on (a
+/// Flag that runs), the enemy in the search challenges it whenever it can, as a player
+/// watching a piece walk towards its back rank would.
+pub const FLAG_HIDDEN_DEPTH: u8 = 3;
+
+/// The enemy's moves in the `expert`'s search, where `me` is the expert: at a turn where it
+/// could challenge the expert's Flag standing within [`FLAG_HIDDEN_DEPTH`] ranks of its own
+/// back rank, those challenges are left out but with the chance [`FLAG_SEEN`] (one draw for
+/// all of them), unless they are all it can play or the Flag is shown (`open_flag`). The
+/// expert's own moves are never touched.
+pub fn expert_tree_moves(g: &Generals, me: Seat, moves: &mut Vec<Move>, rng: &mut GameRng) {
+    if g.to_move() == Some(me) || g.options().open_flag {
+        return;
+    }
+    let on_flag = |m: &Move| g.at(m.to) == Some((me, Piece::Flag));
+    let Some(flag) = moves.iter().find(|m| on_flag(m)).map(|m| m.to) else {
+        return;
+    };
+    if depth(me, flag) >= FLAG_HIDDEN_DEPTH
+        || moves.iter().all(on_flag)
+        || rng.random_bool(FLAG_SEEN)
+    {
+        return;
+    }
+    moves.retain(|m| !on_flag(m));
 }
 
 /// The root moves worth searching: all but the Flag's attacks on pieces that are the enemy
@@ -1072,15 +1111,19 @@ mod tests {
 
     /// Positions of random games from the `expert`'s setups, every ply of each.
     fn random_positions(games: u64) -> Vec<Generals> {
-        let options = GeneralsOptions::default();
+        random_positions_with(&GeneralsOptions::default(), games)
+    }
+
+    /// [`random_positions`] under `options`.
+    fn random_positions_with(options: &GeneralsOptions, games: u64) -> Vec<Generals> {
         let mut out = Vec::new();
         for seed in 0..games {
             let mut rng = rng_from_seed(seed);
             let setups = Setups([
-                setup(Seat::First, &options, &mut rng),
-                setup(Seat::Second, &options, &mut rng),
+                setup(Seat::First, options, &mut rng),
+                setup(Seat::Second, options, &mut rng),
             ]);
-            let mut g = <Generals as Game>::start(&options, setups).expect("valid setups");
+            let mut g = <Generals as Game>::start(options, setups).expect("valid setups");
             out.push(g.clone());
             while let Some(mv) = g.random_move(&mut rng) {
                 g.play_unchecked(mv);
@@ -1175,6 +1218,86 @@ mod tests {
         assert!(
             races > 0 && sieges > 0 && threats > 0 && near > 0,
             "{races} {sieges} {threats} {near}"
+        );
+    }
+
+    /// The enemy in the `expert`'s search does not know which piece is the expert's Flag:
+    /// at a node where it could challenge the Flag within its own three ranks, that
+    /// challenge is left out at random (kept in about [`FLAG_SEEN`] of the draws), and
+    /// nothing else ever is; a Flag that has run farther is challenged at every turn; at
+    /// the expert's own turns, or with the Flag shown to the enemy (`open_flag`), no move is
+    /// left out.
+    #[test]
+    fn the_enemy_in_the_expert_search_challenges_the_flag_only_when_it_guesses_it() {
+        let mut rng = rng_from_seed(5);
+        let (mut nodes, mut far, mut draws, mut kept) = (0u32, 0u32, 0u32, 0u32);
+        for g in random_positions(40) {
+            let Some(mover) = g.to_move() else { continue };
+            let me = mover.other();
+            let mut legal = Vec::new();
+            g.legal_moves(&mut legal);
+            let on_flag = |m: &Move| g.at(m.to) == Some((me, Piece::Flag));
+            let others: Vec<Move> = legal.iter().copied().filter(|m| !on_flag(m)).collect();
+            // The expert to move: every move stays.
+            let mut moves = legal.clone();
+            expert_tree_moves(&g, mover, &mut moves, &mut rng);
+            assert_eq!(moves, legal);
+            if others.len() == legal.len() || others.is_empty() {
+                continue;
+            }
+            let flag = legal.iter().find(|m| on_flag(m)).expect("a challenge").to;
+            if depth(me, flag) >= FLAG_HIDDEN_DEPTH {
+                far += 1;
+                let mut moves = legal.clone();
+                expert_tree_moves(&g, me, &mut moves, &mut rng);
+                assert_eq!(moves, legal, "a Flag that ran is challenged at every turn");
+                continue;
+            }
+            nodes += 1;
+            for _ in 0..50 {
+                let mut moves = legal.clone();
+                expert_tree_moves(&g, me, &mut moves, &mut rng);
+                draws += 1;
+                if moves == legal {
+                    kept += 1;
+                } else {
+                    assert_eq!(moves, others, "only the challenges on the Flag go");
+                }
+            }
+        }
+        let open = GeneralsOptions {
+            open_flag: true,
+            ..GeneralsOptions::default()
+        };
+        let mut open_nodes = 0;
+        for g in random_positions_with(&open, 40) {
+            let Some(mover) = g.to_move() else { continue };
+            let mut legal = Vec::new();
+            g.legal_moves(&mut legal);
+            open_nodes += u32::from(
+                legal
+                    .iter()
+                    .any(|m| g.at(m.to) == Some((mover.other(), Piece::Flag))),
+            );
+            let mut moves = legal.clone();
+            expert_tree_moves(&g, mover.other(), &mut moves, &mut rng);
+            assert_eq!(
+                moves, legal,
+                "a Flag the enemy sees is challenged at every turn"
+            );
+        }
+        assert!(
+            open_nodes >= 5,
+            "{open_nodes} open positions with a challenge on a Flag"
+        );
+        let share = f64::from(kept) / f64::from(draws);
+        assert!(
+            nodes >= 5 && far >= 5,
+            "{nodes} and {far} positions with a challenge on a Flag near and far"
+        );
+        assert!(
+            (share - FLAG_SEEN).abs() < 0.1,
+            "kept in {share} of the draws"
         );
     }
 }

@@ -87,6 +87,12 @@ pub trait AiGame: Game {
         Self::root_moves(k, pool, legal)
     }
 
+    /// The moves the `expert`'s search lets the side to move choose among at a node below
+    /// the root, in the sampled state `g` where `me` searches: by default every legal move.
+    /// A game may take out, at random, moves the side to move could not know to be good
+    /// (Generals: the enemy's challenge on the expert's Flag, whose square it does not know).
+    fn expert_tree_moves(_g: &Self, _me: Seat, _moves: &mut Vec<Self::Move>, _rng: &mut GameRng) {}
+
     /// The `expert` bot's leaf evaluation: by default [`AiGame::search_evaluate`].
     fn expert_evaluate(g: &Self, seat: Seat, _ctx: &Self::ExpertContext) -> f64 {
         Self::search_evaluate(g, seat)

@@ -1,8 +1,9 @@
 //! Diagnostic: the belief's chance that each enemy piece is the Flag, for a seat at a ply of
-//! a Generals record, and with an iteration count the `expert`'s root moves there (the most
-//! visited first, with their visits and mean values):
-//! `flagprob <record> <white|black> <ply> [expert-iterations]`. The belief is the
-//! reference's (`mcts`'s), or the expert's with `EXPERT=1` in the environment.
+//! a Generals record, and with an iteration count (or `ms100` for a time) the `expert`'s root
+//! moves there (the most visited first, with their visits and mean values; the iterations
+//! run and the time on standard error):
+//! `flagprob <record> <white|black> <ply> [expert-iterations | ms<milliseconds>]`. The
+//! belief is the reference's (`mcts`'s), or the expert's with `EXPERT=1` in the environment.
 mod common;
 
 use salpakan_ai::bots::mcts_params;
@@ -67,9 +68,16 @@ fn main() {
         "actual flag: {}",
         actual.map_or("-".into(), |s| s.to_string())
     );
-    if let Some(iters) = args.get(4) {
-        let spec: BotSpec = format!("expert:iters={iters}").parse().expect("a count");
+    if let Some(budget) = args.get(4) {
+        let spec: BotSpec = match budget.strip_prefix("ms") {
+            Some(ms) => format!("expert:ms={ms}"),
+            None => format!("expert:iters={budget}"),
+        }
+        .parse()
+        .expect("an iteration count or ms<milliseconds>");
+        let t0 = std::time::Instant::now();
         let r = salpakan_ai::expert::search(&k, &mcts_params::<Generals>(&spec), &mut rng);
+        eprintln!("{} iterations in {:?}", r.iterations, t0.elapsed());
         let mut root = r.root;
         root.sort_by_key(|r| std::cmp::Reverse(r.1));
         for (mv, visits, value) in root.iter().take(8) {

@@ -26,7 +26,8 @@ fn banqi_expert_takes_a_piece_that_cannot_be_taken_back() {
     let g = banqi(". . . k\n. . . .\n. . . .\n. n . .\n. R . .\n. . . .\n. . . .\nK . . .");
     let found = search(&g, 20_000);
     assert_eq!(found.best, mv("b4-b5"), "{found:?}");
-    assert!(found.score > 1.0, "a Horse up: {found:?}");
+    // A Horse up: worth half its plain 1.6 here, since it takes nothing red has left.
+    assert!(found.score > 0.5, "a Horse up: {found:?}");
 }
 
 #[test]
@@ -177,16 +178,18 @@ fn banqi_expert_choice_ignores_the_face_down_pieces() {
 
 #[test]
 fn banqi_winning_side_closes_in_on_the_last_enemy_piece() {
-    // Red, far ahead, against a lone black Advisor: an Advisor on the other side of the
-    // board, or next to it. The Advisors take each other, so the pressure term (safe
-    // captures only) is the same in both; the hunt is not.
-    let far = banqi("g . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . G");
-    let near = banqi("g . . .\n. G . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . .");
+    // Red, far ahead (General and Advisor), against a lone black Advisor: red's Advisor on
+    // the other side of the board, or next to it. The Advisors take each other, and the
+    // General stays where it is, so the pressure term (safe captures only, by distance) is
+    // the same in both; the hunt is not. (With an Elephant for the General, red is not far
+    // ahead: an Elephant takes nothing a lone Advisor has, and is worth half its value.)
+    let far = banqi("g . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nK . . G");
+    let near = banqi("g . . .\n. G . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nK . . .");
     let e = |g: &Banqi| evaluate_public(g, Seat::First, Some(50));
     assert!(e(&near) > e(&far), "near {} far {}", e(&near), e(&far));
     // A cornered Advisor (fewer squares to flee to) counts for the hunter too.
-    let open = banqi(". . . .\n. g . .\n. . . .\n. G . .\n. . . .\n. . . .\n. . . .\nM . . .");
-    let corner = banqi("g . . .\n. . . .\nG . . .\n. . . .\n. . . .\n. . . .\n. . . .\nM . . .");
+    let open = banqi(". . . .\n. g . .\n. . . .\n. G . .\n. . . .\n. . . .\n. . . .\nK . . .");
+    let corner = banqi("g . . .\n. . . .\nG . . .\n. . . .\n. . . .\n. . . .\n. . . .\nK . . .");
     assert!(
         e(&corner) > e(&open),
         "corner {} open {}",

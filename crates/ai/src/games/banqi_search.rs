@@ -518,8 +518,8 @@ pub fn leaf_value(g: &Banqi, seat: Seat) -> f64 {
 }
 
 /// The search's evaluation for `seat`, in points (a Soldier is 1), reading only what both
-/// players see: material (face-up pieces, plus the unseen pool, whose colours are known);
-/// pressure on enemy pieces a piece can take safely, weighted up for the side ahead; the
+/// players see: material (face-up pieces, plus the unseen pool, whose colours are known),
+/// each piece's value moved by what it can still take ([`dynamic_material`]); pressure on enemy pieces a piece can take safely, weighted up for the side ahead; the
 /// hunt of the last enemy pieces when far ahead; all shrunk towards the
 /// draw as the quiet-ply count nears its limit.
 #[must_use]
@@ -529,14 +529,15 @@ pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
     };
     let me = mine as usize;
     let up = FaceUp::of(g);
-    let mut material = up.material;
     let mut left = up.n.map(|n| n as u32);
     let pool = g.unseen_pool();
+    let mut alive = up.kinds.map(|kinds| kinds.map(u32::count_ones));
     for p in Piece::ALL {
         let n = pool[p.index()];
         left[p.color as usize] += u32::from(n);
-        material[p.color as usize] += f64::from(n) * value(p.kind);
+        alive[p.color as usize][p.kind as usize] += u32::from(n);
     }
+    let material = dynamic_material(g, &alive);
     let lead = material[me] - material[1 - me];
     // The pressure and hunt terms were tuned as logits.
     let weight = |l: f64| 0.04 * (1.0 + l.clamp(0.0, 6.0) / 2.0) / LOGIT_PER_POINT;
@@ -553,6 +554,68 @@ pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
         x *= 1.0 - q * q;
     }
     x
+}
+
+/// How many of each kind a colour starts with, by [`Kind`].
+const ARMY: [u32; 7] = [1, 2, 2, 2, 2, 2, 5];
+
+/// How much of a piece's value moves with what it can still take ([`dynamic_material`]):
+/// its value is `1 - DYNAMIC` of [`value`] fixed, and `DYNAMIC` of it scaled by its prey.
+const DYNAMIC: f64 = 0.5;
+
+/// Each colour's material (`alive`: its pieces left of each kind, face up or down, by
+/// [`Kind`]), with each piece's [`value`] moved by what it can still take: the share of
+/// the enemy's material left that its kind takes (by a step, or a Taiwan Cannon's jump),
+/// against that share in a full army, weighted by [`DYNAMIC`]. A Soldier is worth less
+/// once the enemy General is gone, a General more once the enemy Soldiers are; a full
+/// army against a full army is worth its plain values.
+fn dynamic_material(g: &Banqi, alive: &[[u32; 7]; 2]) -> [f64; 2] {
+    let mut prey = g.step_captures();
+    if g.options().ruleset == salpakan_engine::banqi::Ruleset::Taiwan {
+        prey[Kind::Cannon as usize] = 0x7f;
+    }
+    let full = prey_shares(&prey, &ARMY);
+    let mut material = [0.0; 2];
+    for (c, m) in material.iter_mut().enumerate() {
+        let now = prey_shares(&prey, &alive[1 - c]);
+        for k in Kind::ALL {
+            let n = alive[c][k as usize];
+            if n == 0 {
+                continue;
+            }
+            let mut v = value(k);
+            let f = full[k as usize];
+            if f > 0.0 {
+                v *= 1.0 - DYNAMIC + DYNAMIC * now[k as usize] / f;
+            }
+            *m += v * f64::from(n);
+        }
+    }
+    material
+}
+
+/// For each kind, the share of an army's material (`counts`, by [`Kind`]) that it takes
+/// (`prey`: the kinds each kind takes, a bit per [`Kind`]); 0 for an empty army.
+fn prey_shares(prey: &[u8; 7], counts: &[u32; 7]) -> [f64; 7] {
+    let mut x = [0.0; 7];
+    let mut t = 0.0;
+    for v in Kind::ALL {
+        x[v as usize] = value(v) * f64::from(counts[v as usize]);
+        t += x[v as usize];
+    }
+    let mut shares = [0.0; 7];
+    if t > 0.0 {
+        for (k, share) in shares.iter_mut().enumerate() {
+            let mut bits = prey[k];
+            let mut p = 0.0;
+            while bits != 0 {
+                p += x[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            *share = p / t;
+        }
+    }
+    shares
 }
 
 /// The kinds by [`value`], the most valuable first.
@@ -598,8 +661,6 @@ struct FaceUp {
     n: [usize; 2],
     /// Each colour's face-up pieces of each kind, a bit per square index.
     kinds: [[u32; 7]; 2],
-    /// Each colour's face-up material, summed in square order.
-    material: [f64; 2],
 }
 
 /// For each attacking kind, the kinds it takes by a step and that cannot take it back by
@@ -624,14 +685,12 @@ impl FaceUp {
             pieces: [[(a1, Kind::General); 16]; 2],
             n: [0; 2],
             kinds: [[0; 7]; 2],
-            material: [0.0; 2],
         };
         for (s, p) in g.face_up() {
             let c = p.color as usize;
             up.pieces[c][up.n[c]] = (s, p.kind);
             up.n[c] += 1;
             up.kinds[c][p.kind as usize] |= 1 << s.index();
-            up.material[c] += value(p.kind);
         }
         up
     }
@@ -760,6 +819,46 @@ mod tests {
             }
         }
         assert!(compared > 10_000, "{compared} positions compared");
+    }
+
+    /// A piece is worth what it can still take: a full army is worth its plain values; a
+    /// Soldier, which takes only Soldiers and the General, is worth less once the enemy
+    /// General is gone, and a General, which takes all but Soldiers, more once the enemy
+    /// Soldiers are gone.
+    #[test]
+    fn banqi_a_piece_is_worth_what_it_can_still_take() {
+        let g = Banqi::start(
+            &BanqiOptions::default(),
+            Deal::random(&mut rng_from_seed(1)),
+        )
+        .expect("a deal starts a game");
+        let plain = |army: &[u32; 7]| {
+            Kind::ALL
+                .iter()
+                .map(|&k| value(k) * f64::from(army[k as usize]))
+                .sum::<f64>()
+        };
+        let full = dynamic_material(&g, &[ARMY, ARMY]);
+        assert!((full[0] - plain(&ARMY)).abs() < 1e-9, "{full:?}");
+        assert!((full[1] - plain(&ARMY)).abs() < 1e-9, "{full:?}");
+
+        let soldiers = [0, 0, 0, 0, 0, 0, 5];
+        let no_general = [0, 2, 2, 2, 2, 2, 5];
+        let with_general = dynamic_material(&g, &[soldiers, ARMY])[0];
+        let without = dynamic_material(&g, &[soldiers, no_general])[0];
+        assert!(
+            without < with_general - 0.5,
+            "{without} against {with_general}"
+        );
+
+        let general = [1, 0, 0, 0, 0, 0, 0];
+        let no_soldiers = [1, 2, 2, 2, 2, 2, 0];
+        let against_soldiers = dynamic_material(&g, &[general, ARMY])[0];
+        let against_none = dynamic_material(&g, &[general, no_soldiers])[0];
+        assert!(
+            against_none > against_soldiers,
+            "{against_none} against {against_soldiers}"
+        );
     }
 
     /// A forced win stored at one node and read at another keeps its distance from the

@@ -546,7 +546,7 @@ fn evaluate_with(
     let up = FaceUp::of(g);
     let mut left = up.n.map(|n| n as u32);
     let pool = g.unseen_pool();
-    let mut alive = up.kinds.map(|kinds| kinds.map(u32::count_ones));
+    let mut alive = up.counts;
     for p in Piece::ALL {
         let n = pool[p.index()];
         left[p.color as usize] += u32::from(n);
@@ -711,6 +711,10 @@ struct FaceUp {
     n: [usize; 2],
     /// Each colour's face-up pieces of each kind, a bit per square index.
     kinds: [[u32; 7]; 2],
+    /// How many face-up pieces of each kind each colour has (counted as they are read: a
+    /// count of `kinds`' bits costs a fifth of the search's speed where the processor
+    /// baseline has no population-count instruction).
+    counts: [[u32; 7]; 2],
 }
 
 /// For each attacking kind, the kinds it takes by a step and that cannot take it back by
@@ -735,12 +739,14 @@ impl FaceUp {
             pieces: [[(a1, Kind::General); 16]; 2],
             n: [0; 2],
             kinds: [[0; 7]; 2],
+            counts: [[0; 7]; 2],
         };
         for (s, p) in g.face_up() {
             let c = p.color as usize;
             up.pieces[c][up.n[c]] = (s, p.kind);
             up.n[c] += 1;
             up.kinds[c][p.kind as usize] |= 1 << s.index();
+            up.counts[c][p.kind as usize] += 1;
         }
         up
     }

@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use salpakan_engine::banqi::{Banqi, FILES, Kind, Move, Piece, RANKS, Square};
+use salpakan_engine::banqi::{Banqi, FILES, Kind, Move, Piece, RANKS, Ruleset, Square};
 use salpakan_engine::{Game, GameRng, Outcome, Seat};
 
 use super::banqi::{LOGIT_PER_POINT, determinize, value};
@@ -523,9 +523,10 @@ pub fn leaf_value(g: &Banqi, seat: Seat) -> f64 {
 
 /// The search's evaluation for `seat`, in points (a Soldier is 1), reading only what both
 /// players see: material (face-up pieces, plus the unseen pool, whose colours are known),
-/// each piece's value moved by what it can still take ([`dynamic_material`]); pressure on enemy pieces a piece can take safely, weighted up for the side ahead; the
-/// hunt of the last enemy pieces when far ahead; all shrunk towards the
-/// draw as the quiet-ply count nears its limit.
+/// each piece's value moved by what it can still take ([`dynamic_material`]); pressure on
+/// enemy pieces a piece can take safely, weighted up for the side ahead; the hunt of the
+/// last enemy pieces when far ahead; all shrunk towards the draw as the quiet-ply count
+/// nears its limit.
 #[must_use]
 pub fn evaluate_public(g: &Banqi, seat: Seat, limit: Option<u32>) -> f64 {
     evaluate_with(g, seat, limit, |alive| dynamic_material(g, alive))
@@ -571,8 +572,16 @@ fn evaluate_with(
     x
 }
 
-/// How many of each kind a colour starts with, by [`Kind`].
-const ARMY: [u32; 7] = [1, 2, 2, 2, 2, 2, 5];
+/// How many of each kind a colour starts with, by [`Kind`] ([`Kind::count`]).
+const ARMY: [u32; 7] = {
+    let mut army = [0; 7];
+    let mut i = 0;
+    while i < army.len() {
+        army[i] = Kind::ALL[i].count() as u32;
+        i += 1;
+    }
+    army
+};
 
 /// How much of a piece's value moves with what it can still take ([`dynamic_material`]):
 /// its value is `1 - DYNAMIC` of [`value`] fixed, and `DYNAMIC` of it scaled by its prey.
@@ -586,7 +595,7 @@ const DYNAMIC: f64 = 0.5;
 /// army against a full army is worth its plain values.
 fn dynamic_material(g: &Banqi, alive: &[[u32; 7]; 2]) -> [f64; 2] {
     let mut prey = g.step_captures();
-    if g.options().ruleset == salpakan_engine::banqi::Ruleset::Taiwan {
+    if g.options().ruleset == Ruleset::Taiwan {
         prey[Kind::Cannon as usize] = 0x7f;
     }
     let full = prey_shares(&prey, &ARMY);

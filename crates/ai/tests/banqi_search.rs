@@ -223,6 +223,58 @@ fn banqi_a_won_position_counts_less_as_the_quiet_draw_nears() {
     assert_eq!(search(&take, 20_000).best, mv("a1-a2"));
 }
 
+#[test]
+fn banqi_expert_plays_on_rather_than_let_a_level_game_be_drawn() {
+    // A Cannon each, and neither can take the other with no piece between: a level game.
+    let rows = ". . . c\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\n. . . .\nC . . .";
+    // The Cannons stepping back and forth, `plies` times.
+    let after = |g: &Banqi, plies: usize| {
+        let mut g = g.clone();
+        let (red, black) = (["a1-b1", "b1-a1"], ["d8-c8", "c8-d8"]);
+        for _ in 0..plies {
+            let pair = if g.to_move() == Some(Seat::First) {
+                red
+            } else {
+                black
+            };
+            g.play(mv(pair[usize::from(g.quiet_plies() % 4 >= 2)]))
+                .unwrap();
+        }
+        g
+    };
+    let level = banqi(rows);
+    // The search counts the quiet-ply draw below the level game it would end.
+    let near_draw = after(&level, 48);
+    assert_eq!(near_draw.quiet_plies(), 48);
+    let (l, d) = (
+        search(&level, 20_000).score,
+        search(&near_draw, 20_000).score,
+    );
+    assert!(d < l - 0.5, "near the draw {d:.3}, level {l:.3}");
+    // So, one quiet ply from the draw, red turns up a face-down piece (which resets the
+    // count) though it can only be black's Soldier, rather than take the draw.
+    let with_flip = ". . . c\n. . . .\n. . . .\n. . . .\n. ?p . .\n. . . .\n. . . .\nC . . .";
+    let black_first = Banqi::from_diagram(
+        &BanqiOptions::default(),
+        with_flip,
+        Color::Red,
+        Seat::Second,
+    )
+    .unwrap();
+    let last = after(&black_first, 49);
+    assert_eq!(
+        (last.quiet_plies(), last.to_move()),
+        (49, Some(Seat::First))
+    );
+    let found = search(&last, 50_000);
+    assert_eq!(found.best, mv("b4"), "{found:?}");
+    // The analysis reads a draw as a draw: half a game.
+    let mut over = last.clone();
+    over.play(mv("a1-b1")).unwrap();
+    assert!(over.outcome().is_some());
+    assert!((leaf_value(&over, Seat::First) - 0.5).abs() < 1e-9);
+}
+
 /// Replays a record (`RECORD`) to a ply (`PLY`) and prints what the expert searches there.
 #[test]
 #[ignore = "a tool for reading lost games: RECORD=path PLY=n, with --ignored --nocapture"]

@@ -268,7 +268,7 @@ fn banqi_expert_plays_on_rather_than_let_a_level_game_be_drawn() {
     );
     let found = search(&last, 50_000);
     assert_eq!(found.best, mv("b4"), "{found:?}");
-    // The analysis reads a draw as half a game, and a level game near it as level.
+    // The analysis counts a draw as half a game: a level game near it stays level.
     let v = leaf_value(&near_draw, Seat::First);
     assert!((v - 0.5).abs() < 1e-9, "{v}");
 }

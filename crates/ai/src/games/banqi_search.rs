@@ -511,10 +511,7 @@ impl Searcher {
         let memo = &mut self.memo;
         let x = evaluate_with(g, self.me, self.limit, |alive| memo.get(g, alive));
         match self.limit {
-            Some(limit) if self.draw != 0.0 => {
-                let q = f64::from(g.quiet_plies().min(limit)) / f64::from(limit);
-                x + self.draw * q * q
-            }
+            Some(limit) if self.draw != 0.0 => x + self.draw * quiet_pull(g, limit),
             _ => x,
         }
     }
@@ -586,10 +583,16 @@ fn evaluate_with(
         }
     }
     if let Some(limit) = limit {
-        let q = f64::from(g.quiet_plies().min(limit)) / f64::from(limit);
-        x *= 1.0 - q * q;
+        x *= 1.0 - quiet_pull(g, limit);
     }
     x
+}
+
+/// How far the quiet-move draw pulls a position's value towards a draw's: (quiet plies ÷
+/// `limit`)², 0 after a capture or a flip, 1 at the limit.
+fn quiet_pull(g: &Banqi, limit: u32) -> f64 {
+    let q = f64::from(g.quiet_plies().min(limit)) / f64::from(limit);
+    q * q
 }
 
 /// How many of each kind a colour starts with, by [`Kind`] ([`Kind::count`]).

@@ -219,13 +219,27 @@ pub fn evaluate(g: &Stratego, seat: Seat) -> f64 {
 pub(crate) fn score(
     g: &Stratego,
     seat: Seat,
+    visit: impl FnMut(Square, Option<(Seat, Piece)>),
+) -> f64 {
+    score_on(g, seat, Square::all, |_| Square::all(), visit)
+}
+
+/// [`score`] reading only the squares `squares` yields, and around a Flag on `f` only
+/// those `near(f)` yields (each in the order of their indices): the same value, to the
+/// bit, when they include every occupied square (`near`: those within two steps of `f`),
+/// since the others add nothing.
+pub(crate) fn score_on<I: Iterator<Item = Square>, J: Iterator<Item = Square>>(
+    g: &Stratego,
+    seat: Seat,
+    squares: impl Fn() -> I,
+    near: impl Fn(Square) -> J,
     mut visit: impl FnMut(Square, Option<(Seat, Piece)>),
 ) -> f64 {
     let mut material = [0.0f64; 2];
     let mut counts = [[0u8; 12]; 2];
     let mut flags: [Option<Square>; 2] = [None, None];
     let mut advance = [0.0f64; 2];
-    for s in Square::all() {
+    for s in squares() {
         let at = g.at(s);
         visit(s, at);
         if let Some((o, p)) = at {
@@ -266,7 +280,7 @@ pub(crate) fn score(
         };
         let sign = if side == seat { 1.0 } else { -1.0 };
         let mut danger = 0.0;
-        for s in Square::all() {
+        for s in near(f) {
             if let Some((o, p)) = g.at(s) {
                 if o != side && p.is_movable() {
                     let d = s.steps_to(f);

@@ -9,7 +9,7 @@
 use salpakan_engine::stratego::{Duel, FILES, Move, Piece, RANKS, Square, Stratego};
 use salpakan_engine::{Game, GameKind, Seat};
 
-use super::stratego::{belief as base_belief, score as base_score, sq, value};
+use super::stratego::{belief as base_belief, score_on as base_score, sq, value};
 use super::{logit, neighbours, squash, terminal};
 use crate::Knowledge;
 use crate::belief::Belief;
@@ -273,34 +273,44 @@ fn parts(g: &Stratego, seat: Seat) -> (f64, f64) {
     let takes_miner =
         Piece::ALL.map(|p| p.is_movable() && options.battle(p, Piece::Miner) == Duel::AttackerWins);
     let mut sides = [Side::default(), Side::default()];
-    let mut empty = 0u128;
     // the plain evaluation, as a logit (squashed and back, as it always was), reading the
     // board for the terms below in its scan
-    let mut x = logit(squash(base_score(g, seat, |s, at| {
-        let Some((o, p)) = at else {
-            if !s.is_lake() {
-                empty |= 1 << s.index();
+    let occupied = g.occupied(Seat::First) | g.occupied(Seat::Second);
+    let empty = g.empty_land();
+    // (only the occupied squares, and near a Flag only those within two steps: the same
+    // value as reading every square)
+    let near = |f: Square| {
+        let within2 = MASKS.step(MASKS.step(1 << f.index(), u128::MAX), u128::MAX);
+        squares(occupied & within2)
+    };
+    let mut x = logit(squash(base_score(
+        g,
+        seat,
+        || squares(occupied),
+        near,
+        |s, at| {
+            let Some((o, p)) = at else {
+                return;
+            };
+            let side = &mut sides[o.index()];
+            let bit = 1u128 << s.index();
+            if p.is_movable() {
+                side.movable += 1;
+                side.mobile |= bit;
             }
-            return;
-        };
-        let side = &mut sides[o.index()];
-        let bit = 1u128 << s.index();
-        if p.is_movable() {
-            side.movable += 1;
-            side.mobile |= bit;
-        }
-        if takes_miner[p as usize] {
-            side.keepers |= bit;
-        }
-        match p {
-            Piece::Flag => side.flag = Some(s),
-            Piece::Bomb => side.bombs |= bit,
-            Piece::Miner => side.miners |= bit,
-            Piece::Spy => side.spies |= bit,
-            Piece::Marshal | Piece::General => side.strong |= bit,
-            _ => {}
-        }
-    })));
+            if takes_miner[p as usize] {
+                side.keepers |= bit;
+            }
+            match p {
+                Piece::Flag => side.flag = Some(s),
+                Piece::Bomb => side.bombs |= bit,
+                Piece::Miner => side.miners |= bit,
+                Piece::Spy => side.spies |= bit,
+                Piece::Marshal | Piece::General => side.strong |= bit,
+                _ => {}
+            }
+        },
+    )));
     for side in Seat::BOTH {
         let sign = if side == seat { 1.0 } else { -1.0 };
         let (mine, theirs) = (&sides[side.index()], &sides[side.other().index()]);
@@ -329,15 +339,14 @@ fn parts(g: &Stratego, seat: Seat) -> (f64, f64) {
     }
     if let Some(mover) = g.to_move() {
         let mut best = 0.0f64;
-        for s in squares(sides[mover.index()].mobile) {
+        let enemy = g.occupied(mover.other());
+        // (only the mover's pieces next to an enemy piece, and only those neighbours)
+        for s in squares(sides[mover.index()].mobile & MASKS.step(enemy, u128::MAX)) {
             let Some((_, p)) = g.at(s) else { continue };
-            for t in neighbours(s) {
-                let Some((q_owner, q)) = g.at(t) else {
+            for t in squares(MASKS.step(1 << s.index(), u128::MAX) & enemy) {
+                let Some((_, q)) = g.at(t) else {
                     continue;
                 };
-                if q_owner == mover {
-                    continue;
-                }
                 let won = if q == Piece::Flag { 20.0 } else { value(q) };
                 let gain = match options.battle(p, q) {
                     Duel::AttackerWins => won,
@@ -479,8 +488,9 @@ fn siege(
 ) -> f64 {
     let options = g.options();
     let mut worst: f64 = 0.0;
+    // the guards' reach against each rank of besieger, found once per rank
+    let mut reaches: [Option<[u128; SIEGE.len() - 1]>; 12] = [None; 12];
     for s in squares(sides[side.other().index()].mobile) {
-        let Some((_, p)) = g.at(s) else { continue };
         let d = s.steps_to(f);
         if usize::from(d) >= SIEGE.len()
             || (d == 1 && !side_moves)
@@ -488,19 +498,23 @@ fn siege(
         {
             continue;
         }
+        let Some((_, p)) = g.at(s) else { continue };
         // reach[j]: the squares a guard able to challenge `p` can challenge after j moves of
         // `side` (those next to a square it can stand on by then).
-        let mut stand = 0u128;
-        for q in squares(sides[side.index()].mobile) {
-            if matches!(g.at(q), Some((_, k)) if options.battle(k, p) != Duel::DefenderWins) {
-                stand |= 1 << q.index();
+        let reach = *reaches[p as usize].get_or_insert_with(|| {
+            let mut stand = 0u128;
+            for q in squares(sides[side.index()].mobile) {
+                if matches!(g.at(q), Some((_, k)) if options.battle(k, p) != Duel::DefenderWins) {
+                    stand |= 1 << q.index();
+                }
             }
-        }
-        let mut reach = [0u128; SIEGE.len() - 1];
-        for r in &mut reach {
-            *r = MASKS.step(stand, u128::MAX);
-            stand |= *r & empty;
-        }
+            let mut reach = [0u128; SIEGE.len() - 1];
+            for r in &mut reach {
+                *r = MASKS.step(stand, u128::MAX);
+                stand |= *r & empty;
+            }
+            reach
+        });
         let way = Way {
             g,
             side,
@@ -555,5 +569,200 @@ impl Way<'_> {
                 }
                 && self.open(n, k + 1, left - 1)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng;
+    use salpakan_engine::rng_from_seed;
+    use salpakan_engine::stratego::{Army, Setups, StrategoOptions};
+
+    /// [`parts`] as it was written before it read only the occupied squares (and found the
+    /// guards' reach once per rank of besieger): the reference it must equal bit for bit.
+    fn parts_by_squares(g: &Stratego, seat: Seat) -> (f64, f64) {
+        let options = g.options();
+        let takes_miner = Piece::ALL
+            .map(|p| p.is_movable() && options.battle(p, Piece::Miner) == Duel::AttackerWins);
+        let mut sides = [Side::default(), Side::default()];
+        let mut empty = 0u128;
+        // the plain evaluation, as a logit (squashed and back, as it always was), reading the
+        // board for the terms below in its scan
+        let mut x = logit(squash(super::super::stratego::score(g, seat, |s, at| {
+            let Some((o, p)) = at else {
+                if !s.is_lake() {
+                    empty |= 1 << s.index();
+                }
+                return;
+            };
+            let side = &mut sides[o.index()];
+            let bit = 1u128 << s.index();
+            if p.is_movable() {
+                side.movable += 1;
+                side.mobile |= bit;
+            }
+            if takes_miner[p as usize] {
+                side.keepers |= bit;
+            }
+            match p {
+                Piece::Flag => side.flag = Some(s),
+                Piece::Bomb => side.bombs |= bit,
+                Piece::Miner => side.miners |= bit,
+                Piece::Spy => side.spies |= bit,
+                Piece::Marshal | Piece::General => side.strong |= bit,
+                _ => {}
+            }
+        })));
+        for side in Seat::BOTH {
+            let sign = if side == seat { 1.0 } else { -1.0 };
+            let (mine, theirs) = (&sides[side.index()], &sides[side.other().index()]);
+            x -= sign * 1.5 / (1.0 + f64::from(mine.movable));
+            if let Some(f) = mine.flag {
+                let guards = squares(mine.bombs).filter(|&b| b.steps_to(f) == 1).count();
+                x += sign * 0.12 * guards as f64;
+                x += sign * keeper(f, mine.keepers, empty);
+                if guards > 0 {
+                    for m in squares(theirs.miners) {
+                        let d = m.steps_to(f);
+                        if d <= 3 {
+                            x -= sign * 0.35 * f64::from(4 - d) / 3.0;
+                        }
+                    }
+                }
+            }
+            if theirs.movable <= ENDGAME {
+                x += sign * dig(mine, theirs, empty);
+            }
+            for s in squares(mine.spies) {
+                if squares(mine.strong).any(|t| s.steps_to(t) == 1) {
+                    x += sign * 0.15;
+                }
+            }
+        }
+        if let Some(mover) = g.to_move() {
+            let mut best = 0.0f64;
+            for s in squares(sides[mover.index()].mobile) {
+                let Some((_, p)) = g.at(s) else { continue };
+                for t in neighbours(s) {
+                    let Some((q_owner, q)) = g.at(t) else {
+                        continue;
+                    };
+                    if q_owner == mover {
+                        continue;
+                    }
+                    let won = if q == Piece::Flag { 20.0 } else { value(q) };
+                    let gain = match options.battle(p, q) {
+                        Duel::AttackerWins => won,
+                        Duel::BothRemoved => won - value(p),
+                        Duel::DefenderWins => -value(p),
+                    };
+                    best = best.max(gain);
+                }
+            }
+            let sign = if mover == seat { 1.0 } else { -1.0 };
+            x += sign * best * 0.22 * 0.6;
+        }
+        // Only `seat`'s own Flag: the enemy's stands in a sampled state where the sample put it,
+        // and counting the siege of a guessed Flag sends pieces after Flags that are not there.
+        match (g.to_move(), sides[seat.index()].flag) {
+            (Some(mover), Some(f)) => (
+                x,
+                siege_by_squares(g, seat, f, mover == seat, &sides, empty),
+            ),
+            _ => (x, 0.0),
+        }
+    }
+
+    /// [`siege`] as it was written before: the reference of [`parts_by_squares`].
+    fn siege_by_squares(
+        g: &Stratego,
+        side: Seat,
+        f: Square,
+        side_moves: bool,
+        sides: &[Side; 2],
+        empty: u128,
+    ) -> f64 {
+        let options = g.options();
+        let mut worst: f64 = 0.0;
+        for s in squares(sides[side.other().index()].mobile) {
+            let Some((_, p)) = g.at(s) else { continue };
+            let d = s.steps_to(f);
+            if usize::from(d) >= SIEGE.len()
+                || (d == 1 && !side_moves)
+                || SIEGE[usize::from(d)] <= worst
+            {
+                continue;
+            }
+            // reach[j]: the squares a guard able to challenge `p` can challenge after j moves of
+            // `side` (those next to a square it can stand on by then).
+            let mut stand = 0u128;
+            for q in squares(sides[side.index()].mobile) {
+                if matches!(g.at(q), Some((_, k)) if options.battle(k, p) != Duel::DefenderWins) {
+                    stand |= 1 << q.index();
+                }
+            }
+            let mut reach = [0u128; SIEGE.len() - 1];
+            for r in &mut reach {
+                *r = MASKS.step(stand, u128::MAX);
+                stand |= *r & empty;
+            }
+            let way = Way {
+                g,
+                side,
+                besieger: p,
+                flag: f,
+                reach,
+                side_moves,
+            };
+            if way.open(s, 0, d) {
+                worst = SIEGE[usize::from(d)];
+            }
+        }
+        worst
+    }
+
+    /// Positions of random games under `options`, every third ply of each.
+    fn random_positions(options: &StrategoOptions, games: u64) -> Vec<Stratego> {
+        let mut out = Vec::new();
+        for seed in 0..games {
+            let mut rng = rng_from_seed(seed);
+            let setups = Setups([
+                crate::games::stratego_setup::setup(Seat::First, options, &mut rng),
+                crate::games::stratego_setup::setup(Seat::Second, options, &mut rng),
+            ]);
+            let mut g = <Stratego as Game>::start(options, setups).expect("valid setups");
+            let mut ply = 0;
+            while let Some(mv) = g.random_move(&mut rng) {
+                if ply % 3 == 0 || rng.random_bool(0.05) {
+                    out.push(g.clone());
+                }
+                g.play_unchecked(mv);
+                ply += 1;
+            }
+            out.push(g);
+        }
+        out
+    }
+
+    #[test]
+    fn the_evaluation_read_from_occupied_squares_equals_reading_every_square() {
+        let ul = StrategoOptions::default().with_army(Army::UltimateLightning);
+        let mut checked = 0;
+        for options in [StrategoOptions::default(), ul] {
+            for g in random_positions(&options, 12) {
+                if g.outcome().is_some() {
+                    continue;
+                }
+                for seat in Seat::BOTH {
+                    let (x, falls) = parts(&g, seat);
+                    let (rx, rfalls) = parts_by_squares(&g, seat);
+                    assert_eq!(x.to_bits(), rx.to_bits(), "logit for {seat:?}");
+                    assert_eq!(falls.to_bits(), rfalls.to_bits(), "siege for {seat:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 }

@@ -1,6 +1,5 @@
-//! Iterations per move of `mcts` (or, with `expert` after the budget, of the `expert`) at a
-//! budget: `iters <game> <ms> [expert]`, over a few positions of a game between two greedy
-//! bots.
+//! Iterations per move of `mcts` at a budget: `iters <game> <ms>`, over a few positions of
+//! a game between two greedy bots.
 use salpakan_ai::mcts::{Budget, MctsParams, search};
 use salpakan_ai::{AiGame, BotSpec, Knowledge, choose_move, choose_setup};
 use salpakan_engine::{GameKind, Match, Seat, rng_from_seed, with_match};
@@ -9,7 +8,6 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let kind: GameKind = args[1].parse().expect("a game");
     let ms: u64 = args[2].parse().expect("ms");
-    let expert = args.get(3).is_some_and(|a| a == "expert");
     let spec: BotSpec = "greedy".parse().expect("a bot");
     let game = salpakan_ai::arena::default_spec(kind);
     let setups = Seat::BOTH.map(|s| choose_setup(&spec, &game, s, s as u64).ok());
@@ -30,23 +28,17 @@ fn main() {
                 },
                 exploration: 0.7,
             };
-            fn it<G: AiGame>(m: &Match<G>, s: Seat, p: &MctsParams, expert: bool) -> u64 {
-                let (k, rng) = (Knowledge::of(m, s), &mut rng_from_seed(1));
-                if expert {
-                    G::expert_search(&k, p, rng).iterations
-                } else {
-                    search(&k, p, rng).iterations
-                }
+            fn it<G: AiGame>(m: &Match<G>, s: Seat, p: &MctsParams) -> u64 {
+                search(&Knowledge::of(m, s), p, &mut rng_from_seed(1)).iterations
             }
-            total += with_match!(&m, m => it(m, s, &params, expert));
+            total += with_match!(&m, m => it(m, s, &params));
             n += 1;
         }
         let mv = choose_move(&spec, &m, s, u64::from(m.ply())).expect("a move");
         m.play(mv).expect("legal");
     }
     println!(
-        "{kind}{}: {} iterations per {ms} ms (mean of {n})",
-        if expert { " expert" } else { "" },
+        "{kind}: {} iterations per {ms} ms (mean of {n})",
         total / n.max(1)
     );
 }

@@ -5,8 +5,8 @@
 //!
 //! Fair by construction: a bot receives a [`Knowledge`] — its seat, its setup, what it
 //! observed and its legal moves — built by trusted code from a match. Bots never get the
-//! game state `G` or the [`Match`](salpakan_engine::Match); when a bot searches, it samples
-//! complete hidden states consistent with its [belief](belief) and replays the public move
+//! game state `G` or the [`Match`]; when a bot searches, it samples
+//! complete hidden states consistent with its [belief] and replays the public move
 //! history on them.
 //!
 //! ```

@@ -178,7 +178,7 @@ impl ExternalBot {
     }
 
     /// Sends the start message; returns the bot's setup as it answered it, a JSON object
-    /// for [`wire::setup_from_json`](salpakan_engine::wire::setup_from_json) to check
+    /// for [`wire::setup_from_json`] to check
     /// (`None`: it asked for a random one, or the game has no setups).
     ///
     /// # Errors

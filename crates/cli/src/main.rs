@@ -155,7 +155,7 @@ enum Command {
         /// Seed for the bot's setup, the deal and the bot's choices (default: random).
         #[arg(long)]
         seed: Option<u64>,
-        /// Where to write the record (default: salpakan-<game>-<time>.rec here).
+        /// Where to write the record (default: salpakan-GAME-TIME.rec here).
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
     },
@@ -204,7 +204,7 @@ enum ImportCommand {
         /// XML files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Write each record to DIR/<name>.rec instead of standard output.
+        /// Write each record to DIR/NAME.rec instead of standard output.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// The two-squares limit for every file, 1 to 16. Default: each record's own — 5
@@ -219,7 +219,7 @@ enum ImportCommand {
         /// Record files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Write each record to DIR/<name>.rec instead of standard output.
+        /// Write each record to DIR/NAME.rec instead of standard output.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// The no-progress limit in plies, 1 or more (60 is what the course platform plays).

@@ -540,7 +540,7 @@ pub fn leaf_value(g: &Banqi, seat: Seat) -> f64 {
 
 /// The search's evaluation for `seat`, in points (a Soldier is 1), reading only what both
 /// players see: material (face-up pieces, plus the unseen pool, whose colours are known),
-/// each piece's value moved by what it can still take ([`dynamic_material`]); pressure on
+/// each piece's value moved by what it can still take (`dynamic_material`); pressure on
 /// enemy pieces a piece can take safely, weighted up for the side ahead; the hunt of the
 /// last enemy pieces when far ahead; all shrunk towards the draw as the quiet-ply count
 /// nears its limit.

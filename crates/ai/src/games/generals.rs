@@ -108,8 +108,8 @@ const RECENT: usize = 6;
 /// ratios, to spare a piece that merely walks.
 const EXPERT_BUSY: [f64; RECENT + 1] = [1.0, 2.0, 5.0, 15.0, 30.0, 30.0, 30.0];
 
-/// The `expert`'s belief: [`belief`] with the Flag weights [`EXPERT_RUNNER`] and
-/// [`EXPERT_BUSY`].
+/// The `expert`'s belief: [`belief`] with the Flag weights `EXPERT_RUNNER` and
+/// `EXPERT_BUSY`.
 #[must_use]
 pub fn expert_belief(k: &Knowledge<Generals>) -> Belief {
     belief_with(k, &EXPERT_RUNNER, &EXPERT_BUSY)
@@ -404,7 +404,7 @@ fn flag_term(side: Seat, f: Square, enemies: impl Iterator<Item = Square>) -> f6
 /// - the immediate threat on a Flag: when the side to move has a piece next to the other
 ///   side's Flag, it takes the Flag next ply, so the position is nearly won for the mover;
 /// - the Flag's race: a Flag that no enemy piece can reach before it arrives on the far
-///   rank (see [`unstoppable`]) wins the game.
+///   rank (see `unstoppable`) wins the game.
 #[must_use]
 pub fn search_evaluate(g: &Generals, seat: Seat) -> f64 {
     if let Some(v) = terminal(g, seat) {
@@ -446,13 +446,13 @@ pub fn search_evaluate(g: &Generals, seat: Seat) -> f64 {
 const RACE: f64 = 4.0;
 
 /// The `expert`'s leaf evaluation: [`search_evaluate`] with its logit compressed
-/// ([`COMPRESS`]), a Flag's nearly won race rewarded ([`NEAR_RACE`]), and the chance that a
-/// besieged Flag falls (see [`Scan::siege`]) taken off its side's winning chance. The
+/// (`COMPRESS`), a Flag's nearly won race rewarded (`NEAR_RACE`), and the chance that a
+/// besieged Flag falls (see `Scan::siege`) taken off its side's winning chance. The
 /// chance is counted apart from the rest: a side far ahead in material still loses the game
 /// with its Flag, where a penalty in logits would vanish in an evaluation near 1 (where the
 /// search, finding every move as good, spreads its iterations evenly).
 ///
-/// Computed from one scan of the board ([`Scan`]) where its parts scan it seven times: the
+/// Computed from one scan of the board (`Scan`) where its parts scan it seven times: the
 /// same value bit for bit, in about two fifths of the time (`docs/ai.md`).
 #[must_use]
 pub fn expert_evaluate(g: &Generals, seat: Seat) -> f64 {

@@ -70,7 +70,7 @@ pub trait AiGame: Game {
     fn expert_context(k: &Knowledge<Self>, pool: &[Self]) -> Self::ExpertContext;
 
     /// The context the `expert` bot's search evaluates with: by default
-    /// [`AiGame::expert_context`]. Stratego centres it (see [`centre`]): the search then
+    /// [`AiGame::expert_context`]. Stratego centres it (see `centre`): the search then
     /// compares moves by what they change, not by a winning chance that no longer moves once
     /// one side is far ahead.
     fn expert_search_context(k: &Knowledge<Self>, pool: &[Self]) -> Self::ExpertContext {

@@ -170,7 +170,7 @@ pub fn context(k: &Knowledge<Stratego>, pool: &[Stratego]) -> Context {
 }
 
 /// The context the expert's search evaluates with: [`context`], centred on the root's
-/// sampled states (see [`super::centre`]).
+/// sampled states (see `super::centre`).
 #[must_use]
 pub fn search_context(k: &Knowledge<Stratego>, pool: &[Stratego]) -> Context {
     let centre = super::centre(pool.iter().map(|g| parts(g, k.seat()).0));
@@ -183,7 +183,7 @@ pub fn search_context(k: &Knowledge<Stratego>, pool: &[Stratego]) -> Context {
 /// The root moves: all but a Marshal's, General's or Colonel's attack on an unknown piece
 /// that never moved and is a Bomb in more than [`BOMB_RISK`] of the samples (Miners and
 /// low pieces probe those). If that leaves nothing, or the enemy is in the endgame (at most
-/// [`ENDGAME`] movable pieces in the first sample), every legal move.
+/// `ENDGAME` movable pieces in the first sample), every legal move.
 #[must_use]
 pub fn root_moves(
     k: &Knowledge<Stratego>,
@@ -248,10 +248,10 @@ fn squares(bits: u128) -> impl Iterator<Item = Square> {
 /// - the threat: the side to move's best attack on a neighbour (the value it wins, less
 ///   what it loses; the Flag counts 20), × 0.6 of the material scale, for the side to move
 ///   (so a piece left next to a stronger enemy piece, the Spy above all, is as good as lost);
-/// - against a side in the endgame ([`ENDGAME`] movable pieces or fewer): the [`dig`] for
+/// - against a side in the endgame (`ENDGAME` movable pieces or fewer): the `dig` for
 ///   its Flag;
 ///
-/// and then, as a chance rather than in logits, `seat`'s own besieged Flag (see [`siege`]):
+/// and then, as a chance rather than in logits, `seat`'s own besieged Flag (see `siege`):
 /// the chance that it falls is taken off `seat`'s winning chance. A penalty in logits would
 /// vanish when one side is far ahead (every move then looks as good, and the search spreads
 /// its iterations evenly); a chance does not. The enemy's besieged Flag is not counted: in a

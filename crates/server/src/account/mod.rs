@@ -1,7 +1,7 @@
 //! Accounts: a name and an argon2id-hashed password, login sessions (the
 //! `salpakan_session` cookie), named API tokens, moderators, closed and deleted accounts.
-//! [`Accounts`] is the server's [`Identity`]: guests go on as before through the
-//! [`GuestIdentity`] it wraps, and a guest who registers becomes an account with the same
+//! [`Accounts`] is the server's `Identity`: guests go on as before through the
+//! `GuestIdentity` it wraps, and a guest who registers becomes an account with the same
 //! id (its games, history and seat tokens stay its own).
 //!
 //! Secrets (session cookies, API tokens, guest tokens) are stored as SHA-256 hashes only;
@@ -135,7 +135,7 @@ struct State {
     admin_seq: i64,
 }
 
-/// Accounts and guests: the server's [`Identity`].
+/// Accounts and guests: the server's `Identity`.
 pub struct Accounts {
     store: Store,
     guests: Arc<GuestIdentity>,

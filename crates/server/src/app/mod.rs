@@ -74,7 +74,7 @@ impl Seek {
 /// only).
 #[derive(Debug)]
 pub struct LobbyView {
-    /// Open public seeks ([`Seek::json`]).
+    /// Open public seeks (`Seek::json`).
     pub seeks: Vec<Value>,
     /// Public games in progress (their summaries).
     pub games: Vec<Value>,

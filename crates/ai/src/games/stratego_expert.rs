@@ -9,7 +9,7 @@
 use salpakan_engine::stratego::{Duel, FILES, Move, Piece, RANKS, Square, Stratego};
 use salpakan_engine::{Game, GameKind, Seat};
 
-use super::stratego::{belief as base_belief, score_on as base_score, sq, value};
+use super::stratego::{belief as base_belief, score_on, sq, value};
 use super::{logit, neighbours, squash, terminal};
 use crate::Knowledge;
 use crate::belief::Belief;
@@ -283,7 +283,7 @@ fn parts(g: &Stratego, seat: Seat) -> (f64, f64) {
         let within2 = MASKS.step(MASKS.step(1 << f.index(), u128::MAX), u128::MAX);
         squares(occupied & within2)
     };
-    let mut x = logit(squash(base_score(
+    let mut x = logit(squash(score_on(
         g,
         seat,
         || squares(occupied),

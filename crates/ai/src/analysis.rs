@@ -10,8 +10,10 @@
 //! - **win probability**: the mean of the `expert` bot's leaf evaluation
 //!   ([`AiGame::expert_evaluate`], the value its search backs up) over
 //!   [`AnalysisBudget::samples`] hidden states drawn from its belief
-//!   ([`AiGame::expert_belief`], [`AiGame::determinize`]); at a ply that ends the game on
-//!   the board, the result itself. A search would need the seat to be to move, so it would
+//!   ([`AiGame::expert_belief`], [`AiGame::determinize`]), read as a chance through the
+//!   game's slope on its logit ([`AiGame::ANALYSIS_SLOPE`], fitted to the results of bot
+//!   games: the raw evaluation is overconfident); at a ply that ends the game on the board,
+//!   the result itself. A search would need the seat to be to move, so it would
 //!   judge every other ply differently (a saw-tooth graph); the evaluation over belief
 //!   samples judges every ply the same way and costs `samples` determinizations a ply.
 //! - **hidden pieces**: for each enemy piece on the board whose identity the seat may not
@@ -219,7 +221,19 @@ fn win_probability<G: AiGame>(
         .iter()
         .map(|g| G::expert_evaluate(g, k.seat(), &ctx))
         .sum();
-    round(total / f64::from(samples))
+    round(calibrated(total / f64::from(samples), G::ANALYSIS_SLOPE))
+}
+
+/// The evaluation `v` read as a winning chance: its logit times `slope`
+/// ([`AiGame::ANALYSIS_SLOPE`]). Keeps 0.5, the order of any two values, and 0 and 1 (a
+/// game the evaluation sees decided).
+#[must_use]
+pub fn calibrated(v: f64, slope: f64) -> f64 {
+    if v <= 0.0 || v >= 1.0 {
+        return v.clamp(0.0, 1.0);
+    }
+    let logit = (v / (1.0 - v)).ln();
+    1.0 / (1.0 + (-slope * logit).exp())
 }
 
 /// Rounds a probability to 4 decimals (the JSON stays short; the graph cannot show more).

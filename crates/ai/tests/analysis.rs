@@ -2,7 +2,9 @@
 
 mod common;
 
-use salpakan_ai::analysis::{AnalysisBudget, AnalysisError, analyse, analyse_seat, turning_points};
+use salpakan_ai::analysis::{
+    AnalysisBudget, AnalysisError, analyse, analyse_seat, calibrated, turning_points,
+};
 use salpakan_ai::{BotSpec, choose_move};
 use salpakan_engine::generals::GeneralsOptions;
 use salpakan_engine::stratego::{Duel, Stratego, StrategoOptions};
@@ -197,6 +199,96 @@ fn turning_points_are_the_biggest_changes_in_ply_order() {
     );
     assert_eq!((t[1].before, t[1].after), (0.25, 0.9));
     assert!(turning_points(&[0.5], 5).is_empty());
+}
+
+#[test]
+fn the_win_probability_reads_the_evaluation_through_a_slope_on_its_logit() {
+    // Even stays even, decided stays decided, and the order of two values is kept.
+    for slope in [0.3, 0.5, 1.0, 2.0] {
+        assert!((calibrated(0.5, slope) - 0.5).abs() < 1e-12);
+        assert_eq!(calibrated(0.0, slope), 0.0);
+        assert_eq!(calibrated(1.0, slope), 1.0);
+        let values = [0.001, 0.05, 0.2, 0.49, 0.51, 0.8, 0.95, 0.999];
+        let out: Vec<f64> = values.iter().map(|&v| calibrated(v, slope)).collect();
+        assert!(out.windows(2).all(|w| w[0] < w[1]), "{slope}: {out:?}");
+        // Symmetric: one seat's chance is the other's complement.
+        for &v in &values {
+            assert!((calibrated(v, slope) + calibrated(1.0 - v, slope) - 1.0).abs() < 1e-12);
+        }
+    }
+    // A slope below 1 draws a confident value in: 95% read as about 81% at 0.5.
+    assert!((calibrated(0.95, 0.5) - 0.8135).abs() < 1e-3);
+    assert_eq!(calibrated(0.8, 1.0), 0.8);
+}
+
+/// The log loss of a seat's win probabilities against its result, every ply but the last
+/// of a game decided on the board; and the same for the values read back through `1/slope`
+/// (the evaluation as it was before it was read as a chance).
+fn log_losses(games: &[AnyMatch], slope: f64) -> (f64, f64) {
+    let budget = AnalysisBudget {
+        samples: 16,
+        turning_points: 0,
+    };
+    let loss = |w: f64, r: f64| {
+        let p = w.clamp(1e-6, 1.0 - 1e-6);
+        -(r * p.ln() + (1.0 - r) * (1.0 - p).ln())
+    };
+    let (mut shown, mut raw, mut n) = (0.0, 0.0, 0.0);
+    for m in games {
+        for seat in Seat::BOTH {
+            let a = analyse_seat(m, seat, &budget, 1).unwrap();
+            for &w in &a.win[..a.win.len() - 1] {
+                shown += loss(w, a.result);
+                raw += loss(calibrated(w, 1.0 / slope), a.result);
+                n += 1.0;
+            }
+        }
+    }
+    (shown / n, raw / n)
+}
+
+/// The arena records shipped for this test (`tests/records`, from the games the slopes were
+/// fitted to: `expert` against `greedy` and `mcts` at fixed iterations, the first games of
+/// each pairing; `docs/ai.md`, *How far the win probability can be trusted*).
+fn shipped(prefix: &str) -> Vec<AnyMatch> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/records");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with(prefix))
+        .collect();
+    paths.sort();
+    assert!(
+        !paths.is_empty(),
+        "no {prefix} records in {}",
+        dir.display()
+    );
+    paths
+        .iter()
+        .map(|p| {
+            let rec = salpakan_engine::Record::parse(&std::fs::read_to_string(p).unwrap()).unwrap();
+            AnyMatch::replay(&rec).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn the_win_probability_predicts_results_better_than_the_raw_evaluation() {
+    use salpakan_ai::AiGame;
+    use salpakan_engine::banqi::Banqi;
+    use salpakan_engine::generals::Generals;
+    for (prefix, slope) in [
+        ("generals", Generals::ANALYSIS_SLOPE),
+        ("stratego", Stratego::ANALYSIS_SLOPE),
+        ("banqi", Banqi::ANALYSIS_SLOPE),
+    ] {
+        assert!(slope < 1.0, "{prefix}: the evaluation is overconfident");
+        let (shown, raw) = log_losses(&shipped(prefix), slope);
+        assert!(
+            shown < raw,
+            "{prefix}: log loss {shown:.4} shown against {raw:.4} raw"
+        );
+    }
 }
 
 /// The time of one analysis at the default budget, of a game between two `greedy` bots

@@ -128,6 +128,15 @@ pub trait AiGame: Game {
     /// the value every sample would (the analysis then evaluates one).
     const EXPERT_EVALUATION_IS_PUBLIC: bool = false;
 
+    /// The slope on the logit that turns the `expert`'s mean evaluation into the analysis
+    /// for players' win probability (`crate::analysis`): the evaluation is a score the
+    /// search compares moves by, and read as a chance it is overconfident (a position it
+    /// puts at 95% was won about 80% of the time in bot games), so the analysis shows
+    /// `σ(slope · logit(mean))`. Fitted to the results of arena games by
+    /// `examples/calibration.rs` (`docs/ai.md`, *How far the win probability can be
+    /// trusted*); 1 leaves the evaluation as it is.
+    const ANALYSIS_SLOPE: f64 = 1.0;
+
     /// The search's UCB exploration constant, by default (`c` overrides it).
     const EXPLORATION: f64 = 0.7;
 

@@ -44,6 +44,13 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         apply: events_index,
         rebuilds: true,
     },
+    Migration {
+        version: 5,
+        what: "stored analyses dropped: their win probabilities were the raw evaluation, now \
+               read as a calibrated chance (asked again, each is recomputed)",
+        apply: |t| t.execute_batch("DELETE FROM analyses;"),
+        rebuilds: false,
+    },
 ];
 
 /// Migration 1: accounts (a guest who registers keeps its id; its guest row goes), their
@@ -240,6 +247,32 @@ mod tests {
             (1..=latest()).collect::<Vec<_>>()
         );
         assert!(migrate(&mut c, false).unwrap().is_empty());
+    }
+
+    /// An analysis stored before the win probability was calibrated (migration 5) is gone
+    /// after it, so that asking again computes it anew; the games stay.
+    #[test]
+    fn analyses_stored_before_the_calibration_are_dropped_to_be_recomputed() {
+        let mut c = Connection::open_in_memory().unwrap();
+        c.execute_batch(super::super::schema::SCHEMA).unwrap();
+        // A server of version 4 stored one.
+        for m in MIGRATIONS.iter().filter(|m| m.version <= 4) {
+            let t = c.transaction().unwrap();
+            (m.apply)(&t).unwrap();
+            t.pragma_update(None, "user_version", m.version).unwrap();
+            t.commit().unwrap();
+        }
+        c.execute(
+            "INSERT INTO analyses (game, kind, plies, samples, seed, seat0, seat1, created)
+             VALUES ('g1', 'generals', 10, 64, 1, '{}', '{}', 0)",
+            [],
+        )
+        .unwrap();
+        assert_eq!(migrate(&mut c, true).unwrap(), vec![5]);
+        let left: i64 = c
+            .query_row("SELECT count(*) FROM analyses", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(left, 0);
     }
 
     /// A database from a newer server is refused, untouched.

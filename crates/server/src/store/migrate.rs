@@ -250,7 +250,7 @@ mod tests {
     }
 
     /// An analysis stored before the win probability was calibrated (migration 5) is gone
-    /// after it, so that asking again computes it anew; the games stay.
+    /// after it, so that asking again computes it anew.
     #[test]
     fn analyses_stored_before_the_calibration_are_dropped_to_be_recomputed() {
         let mut c = Connection::open_in_memory().unwrap();

@@ -3,9 +3,12 @@
 //! it: 64 samples a ply) is set against the seat's result; prints, in ten bins of the win
 //! probability, how many plies fell there and the mean result they led to, with the log loss
 //! and the Brier score over all plies (the last ply of a game decided on the board left out:
-//! it is the result itself).
+//! it is the result itself). Then the slope on the logit that fits the results best, over
+//! the values shown: those already went through each game's `AiGame::ANALYSIS_SLOPE`, so a
+//! refit sets that constant to its value times this one (about 1 when the analysis is
+//! calibrated for these games; run it on records of one game at a time).
 //! `calibration <folder> [<folder> ...]`
-use salpakan_ai::analysis::{AnalysisBudget, analyse_seat};
+use salpakan_ai::analysis::{AnalysisBudget, analyse_seat, calibrated};
 use salpakan_engine::{AnyMatch, Record, Seat};
 
 fn main() {
@@ -51,15 +54,11 @@ fn main() {
     // The slope on the logit that fits the results best: the log loss is convex in it, so a
     // ternary search over 0.01 to 3 finds it (no intercept: both seats of every game are
     // counted, so the fit is symmetric).
-    let logit = |w: f64| {
-        let w = w.clamp(1e-6, 1.0 - 1e-6);
-        (w / (1.0 - w)).ln()
-    };
     let loss_at = |a: f64| {
         points
             .iter()
             .map(|&(w, r)| {
-                let p = (1.0 / (1.0 + (-a * logit(w)).exp())).clamp(1e-12, 1.0 - 1e-12);
+                let p = calibrated(w, a).clamp(1e-12, 1.0 - 1e-12);
                 -(r * p.ln() + (1.0 - r) * (1.0 - p).ln())
             })
             .sum::<f64>()
@@ -74,11 +73,8 @@ fn main() {
         }
     }
     let a = (lo + hi) / 2.0;
-    println!("\nbest slope on the logit: {a:.3}");
-    let scaled: Vec<(f64, f64)> = points
-        .iter()
-        .map(|&(w, r)| (1.0 / (1.0 + (-a * logit(w)).exp()), r))
-        .collect();
+    println!("\nbest slope on the logit of the values shown: {a:.3}");
+    let scaled: Vec<(f64, f64)> = points.iter().map(|&(w, r)| (calibrated(w, a), r)).collect();
     report("with that slope", &scaled);
 }
 

@@ -19,7 +19,8 @@
 //! - **hidden pieces**: for each enemy piece on the board whose identity the seat may not
 //!   know (Generals, Stratego: every enemy piece on the board, pinned ones with probability
 //!   1; Banqi: every face-down piece), the probability of each rank, counted over
-//!   `samples` draws of the belief (Banqi: exact, from the public unseen pool).
+//!   `samples` draws of the belief's posterior ([`Belief::sample_posterior`], with
+//!   [`POSTERIOR_SWEEPS`]; Banqi: exact, from the public unseen pool).
 //!
 //! Every ply's random draws come from a ChaCha generator seeded from the seed, the seat and
 //! the ply only, so a seat's analysis is a function of what it knew and of the seed.
@@ -266,6 +267,13 @@ pub fn turning_points(win: &[f64], n: usize) -> Vec<TurningPoint> {
     all
 }
 
+/// The sweeps of [`Belief::sample_posterior`]'s chain behind each draw of the hidden pieces'
+/// heat map: the belief's sequential draw alone put a Generals piece's chance of being the
+/// Flag at 34% where its posterior says 58% (`posteriorgap` example, `docs/ai.md`); ten
+/// sweeps bring a small army's every chance within a point of the exact posterior
+/// (`posterior_sampling_follows_the_exact_posterior_where_the_sequential_draw_does_not`).
+pub const POSTERIOR_SWEEPS: usize = 10;
+
 /// The rank marginals of every token on the board, counted over `samples` draws of a
 /// token belief (Generals, Stratego). `square` names a square index; `code` an identity.
 pub(crate) fn token_marginals(
@@ -285,7 +293,9 @@ pub(crate) fn token_marginals(
     let mut counts = vec![[0u32; crate::belief::MAX_TYPES]; on_board.len()];
     let mut drawn = 0u32;
     for _ in 0..samples {
-        let Some(a) = b.sample(rng) else { break };
+        let Some(a) = b.sample_posterior(POSTERIOR_SWEEPS, rng) else {
+            break;
+        };
         drawn += 1;
         for (c, &(t, _)) in counts.iter_mut().zip(&on_board) {
             c[a[t] as usize] += 1;

@@ -113,8 +113,10 @@ impl Belief {
     }
 
     /// A complete assignment (identity index per token, in token order) drawn from the
-    /// belief: always within every token's constraints and exactly the counts. `None` only
-    /// if the constraints contradict each other (they never do for a real game).
+    /// belief: always within every token's constraints and exactly the counts, each token
+    /// in turn weighted by its prior among what is left, which is near the belief's
+    /// posterior but not it ([`Belief::sample_posterior`] draws that). `None` only if the
+    /// constraints contradict each other (they never do for a real game).
     pub fn sample(&self, rng: &mut GameRng) -> Option<Vec<u8>> {
         let mut m = self.base.clone()?;
         let n = self.tokens.len();
@@ -154,6 +156,72 @@ impl Belief {
                 ty = to;
             }
             fixed[t] = true;
+        }
+        Some(m)
+    }
+
+    /// A complete assignment drawn from the belief's posterior itself: every assignment
+    /// within the constraints and exactly the counts, with the chance of the product of its
+    /// tokens' priors. [`Belief::sample`]'s sequential draw is only near it (a token drawn
+    /// late takes what the others left, so a prior that favours one identity threefold may
+    /// give it a quarter of the samples where the posterior gives it a third); this one
+    /// starts from such a draw and runs `sweeps` × (number of tokens) steps of a Metropolis
+    /// chain whose steps swap two tokens' identities, or give a token an identity the
+    /// counts leave spare, each accepted with the ratio of the priors' products. `None`
+    /// only if the constraints contradict each other.
+    pub fn sample_posterior(&self, sweeps: usize, rng: &mut GameRng) -> Option<Vec<u8>> {
+        let mut m = self.sample(rng)?;
+        let n = self.tokens.len();
+        if n < 2 {
+            return Some(m);
+        }
+        let mut free = self.free(&m);
+        let prior = |t: usize, p: u8| self.tokens[t].prior[p as usize].max(1e-9);
+        for _ in 0..sweeps * n {
+            let u = rng.random_range(0..n);
+            let (pu, allowed_u) = (m[u], self.tokens[u].allowed);
+            // One step in eight (when the counts leave any identity spare) offers a spare
+            // identity; the others a swap.
+            if rng.random_range(0..8) == 0 {
+                let spare: u32 = (0..MAX_TYPES)
+                    .filter(|&p| free[p] > 0)
+                    .fold(0, |acc, p| acc | 1 << p);
+                if spare != 0 {
+                    // Propose uniformly among the spare identities (one the token may
+                    // not take is refused); the way back is drawn among the spare
+                    // identities after the step, hence their numbers in the ratio.
+                    let k = rng.random_range(0..spare.count_ones());
+                    let p = (0..MAX_TYPES)
+                        .filter(|&p| spare >> p & 1 == 1)
+                        .nth(k as usize)
+                        .expect("counted") as u8;
+                    let mut after = spare | 1 << pu;
+                    if free[p as usize] == 1 {
+                        after &= !(1 << p);
+                    }
+                    let ratio = prior(u, p) / prior(u, pu) * f64::from(spare.count_ones())
+                        / f64::from(after.count_ones());
+                    if p != pu
+                        && allowed_u >> p & 1 == 1
+                        && (ratio >= 1.0 || rng.random::<f64>() < ratio)
+                    {
+                        free[pu as usize] += 1;
+                        free[p as usize] -= 1;
+                        m[u] = p;
+                    }
+                    continue;
+                }
+            }
+            let v = rng.random_range(0..n);
+            let pv = m[v];
+            if pu == pv || self.tokens[v].allowed >> pu & 1 == 0 || allowed_u >> pv & 1 == 0 {
+                continue;
+            }
+            let ratio = prior(u, pv) * prior(v, pu) / (prior(u, pu) * prior(v, pv));
+            if ratio >= 1.0 || rng.random::<f64>() < ratio {
+                m[u] = pv;
+                m[v] = pu;
+            }
         }
         Some(m)
     }

@@ -7,7 +7,7 @@ use salpakan_ai::belief::{Belief, Token, mask};
 use salpakan_ai::{AiGame, Knowledge};
 use salpakan_engine::generals::{Duel, Generals, GeneralsOptions, Move, Piece, Setup, Setups};
 use salpakan_engine::stratego::{Stratego, StrategoOptions};
-use salpakan_engine::{Game, Match, Seat, Viewer, rng_from_seed};
+use salpakan_engine::{Game, GameRng, Match, Seat, Viewer, rng_from_seed};
 
 fn sq(s: &str) -> salpakan_engine::generals::Square {
     s.parse().unwrap()
@@ -226,4 +226,122 @@ fn stratego_pieces_that_moved_are_no_bombs_or_flags() {
         }
     }
     assert!(checked > 0);
+}
+
+/// The exact chance of each identity for each token: every assignment within the tokens'
+/// constraints and exactly the counts, weighed by the product of the tokens' priors.
+fn exact_marginals(b: &Belief) -> Vec<Vec<f64>> {
+    fn visit(
+        b: &Belief,
+        a: &mut Vec<usize>,
+        left: &mut [u8],
+        w: f64,
+        out: &mut [Vec<f64>],
+        total: &mut f64,
+    ) {
+        let i = a.len();
+        if i == b.tokens().len() {
+            *total += w;
+            for (t, &p) in a.iter().enumerate() {
+                out[t][p] += w;
+            }
+            return;
+        }
+        let t = &b.tokens()[i];
+        for p in 0..left.len() {
+            if left[p] > 0 && t.allowed >> p & 1 == 1 {
+                left[p] -= 1;
+                a.push(p);
+                visit(b, a, left, w * t.prior[p], out, total);
+                a.pop();
+                left[p] += 1;
+            }
+        }
+    }
+    let mut out = vec![vec![0.0; b.counts().len()]; b.tokens().len()];
+    let mut total = 0.0;
+    let mut left = b.counts().to_vec();
+    visit(b, &mut Vec::new(), &mut left, 1.0, &mut out, &mut total);
+    for row in &mut out {
+        row.iter_mut().for_each(|x| *x /= total);
+    }
+    out
+}
+
+/// The largest gap between the sampled and the exact chance of any identity of any token,
+/// over `n` draws of `draw`.
+fn largest_gap(b: &Belief, n: u32, mut draw: impl FnMut(&mut GameRng) -> Vec<u8>) -> f64 {
+    let exact = exact_marginals(b);
+    let mut rng = rng_from_seed(3);
+    let mut seen = vec![vec![0u32; b.counts().len()]; b.tokens().len()];
+    for _ in 0..n {
+        for (t, &p) in draw(&mut rng).iter().enumerate() {
+            seen[t][p as usize] += 1;
+        }
+    }
+    let mut gap: f64 = 0.0;
+    for (row, ex) in seen.iter().zip(&exact) {
+        for (&c, &e) in row.iter().zip(ex) {
+            gap = gap.max((f64::from(c) / f64::from(n) - e).abs());
+        }
+    }
+    gap
+}
+
+/// A small army of nine pieces: kinds with 5 (`extra` more spare), 2, 1 and 1 pieces (as
+/// Scouts, Colonels, a Marshal and a Spy); one token shown to be kind 0 or kind 2 (a piece
+/// that beat a known one), one that moved (not kind 3), one whose prior favours kind 3
+/// threefold, one that disfavours kind 1.
+fn small_army(extra: u8) -> Belief {
+    let mut tokens: Vec<Token> = (0..9).map(|i| Token::new(i, 4)).collect();
+    tokens[0].restrict(0b0101);
+    tokens[1].restrict(0b0111);
+    tokens[2].prior[3] = 3.0;
+    tokens[3].prior[1] = 0.5;
+    Belief::new(vec![5 + extra, 2, 1, 1], tokens)
+}
+
+#[test]
+fn posterior_sampling_follows_the_exact_posterior_where_the_sequential_draw_does_not() {
+    let b = small_army(0);
+    let exact = exact_marginals(&b);
+    // The token shown to be kind 0 or kind 2 is kind 2 one time in six: one of the six
+    // pieces of the two kinds.
+    assert!((exact[0][2] - 1.0 / 6.0).abs() < 1e-9, "{}", exact[0][2]);
+    let sequential = largest_gap(&b, 40_000, |rng| b.sample(rng).expect("consistent"));
+    let posterior = largest_gap(&b, 40_000, |rng| {
+        b.sample_posterior(10, rng).expect("consistent")
+    });
+    assert!(
+        sequential > 0.05,
+        "the sequential draw is off by {sequential:.3}"
+    );
+    assert!(
+        posterior < 0.015,
+        "the posterior draw is off by {posterior:.3}"
+    );
+}
+
+#[test]
+fn posterior_sampling_keeps_the_constraints_and_counts_with_pieces_to_spare() {
+    // Two Scouts more than the tokens can hold: the chain also gives a token an identity
+    // the counts leave spare, and never more of a kind than the army has.
+    let b = small_army(2);
+    let mut rng = rng_from_seed(9);
+    for _ in 0..2_000 {
+        let a = b.sample_posterior(10, &mut rng).expect("consistent");
+        for (t, &p) in a.iter().enumerate() {
+            assert!(b.tokens()[t].allowed >> p & 1 == 1, "token {t} drew {p}");
+        }
+        for (p, &c) in b.counts().iter().enumerate() {
+            assert!(a.iter().filter(|&&x| usize::from(x) == p).count() <= usize::from(c));
+        }
+    }
+    let posterior = largest_gap(&b, 40_000, |rng| {
+        b.sample_posterior(10, rng).expect("consistent")
+    });
+    assert!(
+        posterior < 0.015,
+        "the posterior draw is off by {posterior:.3}"
+    );
 }

@@ -51,6 +51,13 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         apply: |t| t.execute_batch("DELETE FROM analyses;"),
         rebuilds: false,
     },
+    Migration {
+        version: 6,
+        what: "stored analyses dropped: their hidden pieces' chances came from the belief's \
+               sequential draw, now from its posterior (asked again, each is recomputed)",
+        apply: |t| t.execute_batch("DELETE FROM analyses;"),
+        rebuilds: false,
+    },
 ];
 
 /// Migration 1: accounts (a guest who registers keeps its id; its guest row goes), their
@@ -249,14 +256,12 @@ mod tests {
         assert!(migrate(&mut c, false).unwrap().is_empty());
     }
 
-    /// An analysis stored before the win probability was calibrated (migration 5) is gone
-    /// after it, so that asking again computes it anew.
-    #[test]
-    fn analyses_stored_before_the_calibration_are_dropped_to_be_recomputed() {
+    /// A database at `version` with one analysis stored, migrated to the latest version:
+    /// the migrations run and the analyses left.
+    fn analysis_stored_at(version: u32) -> (Vec<u32>, i64) {
         let mut c = Connection::open_in_memory().unwrap();
         c.execute_batch(super::super::schema::SCHEMA).unwrap();
-        // A server of version 4 stored one.
-        for m in MIGRATIONS.iter().filter(|m| m.version <= 4) {
+        for m in MIGRATIONS.iter().filter(|m| m.version <= version) {
             let t = c.transaction().unwrap();
             (m.apply)(&t).unwrap();
             t.pragma_update(None, "user_version", m.version).unwrap();
@@ -268,11 +273,35 @@ mod tests {
             [],
         )
         .unwrap();
-        assert_eq!(migrate(&mut c, true).unwrap(), vec![5]);
-        let left: i64 = c
+        let ran = migrate(&mut c, true).unwrap();
+        let left = c
             .query_row("SELECT count(*) FROM analyses", [], |r| r.get(0))
             .unwrap();
+        (ran, left)
+    }
+
+    /// An analysis stored before the win probability was calibrated (migration 5) is gone
+    /// after it, so that asking again computes it anew.
+    #[test]
+    fn analyses_stored_before_the_calibration_are_dropped_to_be_recomputed() {
+        // A server of version 4 stored one.
+        let (ran, left) = analysis_stored_at(4);
+        assert_eq!(ran, (5..=latest()).collect::<Vec<_>>());
         assert_eq!(left, 0);
+    }
+
+    /// An analysis stored while the hidden pieces' chances came from the belief's
+    /// sequential draw (before migration 6) is gone after it, so that asking again draws
+    /// them from the posterior.
+    #[test]
+    fn analyses_stored_before_the_posterior_heat_map_are_dropped_to_be_recomputed() {
+        let (ran, left) = analysis_stored_at(5);
+        assert_eq!(ran, vec![6]);
+        assert_eq!(left, 0);
+        // One stored by this version stays.
+        let (ran, left) = analysis_stored_at(latest());
+        assert!(ran.is_empty());
+        assert_eq!(left, 1);
     }
 
     /// A database from a newer server is refused, untouched.

@@ -4,15 +4,15 @@
 //! chance (4,000 draws each) of any identity of any enemy piece on the board (the heat map
 //! of the analysis), with the expert's belief: `posteriorgap <full records...>`; with
 //! `SHOW=1` in the environment, every difference over 8 points.
-use salpakan_ai::belief::Belief;
+use salpakan_ai::belief::{Belief, MAX_TYPES};
 use salpakan_ai::{AiGame, Knowledge};
 use salpakan_engine::generals::Generals;
 use salpakan_engine::stratego::Stratego;
 use salpakan_engine::{AnyMatch, Match, Record, Seat, rng_from_seed};
 
 /// The chance of each identity of each token on the board over `n` draws.
-fn marginals(b: &Belief, n: u32, mut draw: impl FnMut() -> Vec<u8>) -> Vec<[f64; 16]> {
-    let mut c = vec![[0.0; 16]; b.tokens().len()];
+fn marginals(b: &Belief, n: u32, mut draw: impl FnMut() -> Vec<u8>) -> Vec<[f64; MAX_TYPES]> {
+    let mut c = vec![[0.0; MAX_TYPES]; b.tokens().len()];
     for _ in 0..n {
         for (t, &p) in draw().iter().enumerate() {
             c[t][p as usize] += 1.0 / f64::from(n);
@@ -21,7 +21,7 @@ fn marginals(b: &Belief, n: u32, mut draw: impl FnMut() -> Vec<u8>) -> Vec<[f64;
     c
 }
 
-fn gaps<G: AiGame<Belief = Belief>>(m: &Match<G>, name: &str) {
+fn gaps<G: AiGame<Belief = Belief>>(m: &Match<G>, name: &str, show: bool) {
     let plies = m.moves().len();
     let mut worst: f64 = 0.0;
     let mut sum = 0.0;
@@ -41,9 +41,9 @@ fn gaps<G: AiGame<Belief = Belief>>(m: &Match<G>, name: &str) {
                 if tok.square.is_none() {
                     continue;
                 }
-                for p in 0..16 {
+                for p in 0..MAX_TYPES {
                     let d = (seq[t][p] - post[t][p]).abs();
-                    if d > 0.08 && std::env::var_os("SHOW").is_some() {
+                    if show && d > 0.08 {
                         println!(
                             "  ply {ply} {seat:?} token {t} identity {p}: {:.3} sequential, {:.3} posterior",
                             seq[t][p], post[t][p]
@@ -64,12 +64,13 @@ fn gaps<G: AiGame<Belief = Belief>>(m: &Match<G>, name: &str) {
 }
 
 fn main() {
+    let show = std::env::var_os("SHOW").is_some();
     for path in std::env::args().skip(1) {
         let text = std::fs::read_to_string(&path).expect("a record");
         let rec = Record::parse(&text).expect("a record");
         match AnyMatch::replay(&rec).expect("a full record") {
-            AnyMatch::Generals(m) => gaps::<Generals>(&m, &path),
-            AnyMatch::Stratego(m) => gaps::<Stratego>(&m, &path),
+            AnyMatch::Generals(m) => gaps::<Generals>(&m, &path, show),
+            AnyMatch::Stratego(m) => gaps::<Stratego>(&m, &path, show),
             AnyMatch::Banqi(_) => println!("{path}: Banqi hides nothing from one seat alone"),
         }
     }

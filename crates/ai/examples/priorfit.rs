@@ -11,10 +11,9 @@ use salpakan_ai::games::generals::{belief, setup};
 use salpakan_engine::generals::{FILES, Generals, GeneralsOptions, Piece, RANKS, Setups};
 use salpakan_engine::{GameRng, Match, Seat, rng_from_seed};
 
-/// How many ranks the square of index `i` (a token's start, Black's half) stands from
-/// Black's back rank.
-fn depth(i: u8) -> usize {
-    usize::from(RANKS - 1 - i / FILES)
+/// How many ranks a square of `rank` (in Black's half) stands from Black's back rank.
+fn depth(rank: u8) -> usize {
+    usize::from(RANKS - 1 - rank)
 }
 
 /// The prior weights by piece and depth: the belief's own (`None`), or a table.
@@ -29,7 +28,7 @@ fn shares(w: Option<Weights>, n: u32, rng: &mut GameRng) -> [[f64; 3]; 15] {
         let theirs = setup(Seat::Second, &options, rng);
         let Some(w) = w else {
             for &(q, p) in theirs.placements() {
-                c[p as usize][usize::from(RANKS - 1 - q.rank())] += 1;
+                c[p as usize][depth(q.rank())] += 1;
             }
             continue;
         };
@@ -39,7 +38,7 @@ fn shares(w: Option<Weights>, n: u32, rng: &mut GameRng) -> [[f64; 3]; 15] {
         let mut tokens = start.tokens().to_vec();
         if let Some(w) = w {
             for t in &mut tokens {
-                let d = depth(t.start);
+                let d = depth(t.start / FILES);
                 for p in Piece::ALL {
                     t.prior[p as usize] = w[p as usize][d];
                 }
@@ -49,7 +48,7 @@ fn shares(w: Option<Weights>, n: u32, rng: &mut GameRng) -> [[f64; 3]; 15] {
         for _ in 0..20 {
             let a = b.sample(rng).expect("a sample");
             for (t, &p) in b.tokens().iter().zip(&a) {
-                c[p as usize][depth(t.start)] += 1;
+                c[p as usize][depth(t.start / FILES)] += 1;
             }
         }
     }

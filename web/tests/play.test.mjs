@@ -22,13 +22,19 @@ function gameIdOf(/** @type {import('playwright-core').Page} */ page) {
   return new URL(page.url()).pathname.split('/').pop() ?? '';
 }
 
-/** Play one move by clicking its squares, preferring challenges and forward moves. */
-async function playOne(page, frames, game, ply) {
+/**
+ * Play one move by clicking its squares, preferring challenges and forward moves (`forward`:
+ * +1 when the seat's ranks grow towards the enemy, -1 when they shrink), so that random play
+ * ends well inside the test's ply limit: undirected random walks can shuffle for 600 plies.
+ */
+async function playOne(page, frames, game, ply, forward = 0) {
   const legal = lastLegal(frames, game);
   if (!legal.length) return false;
   const occupied = new Set(await page.locator('.board .sq:has(.piece)').evaluateAll((els) => els.map((e) => e.getAttribute('data-sq'))));
   const attacks = legal.filter((m) => m.includes('-') && occupied.has(m.split('-')[1]));
-  const pool = attacks.length && ply % 3 !== 2 ? attacks : legal;
+  const rank = (/** @type {string} */ sq) => Number.parseInt(sq.slice(1), 10);
+  const advances = legal.filter((m) => m.includes('-') && (rank(m.split('-')[1]) - rank(m.split('-')[0])) * forward > 0);
+  const pool = attacks.length && ply % 3 !== 2 ? attacks : advances.length && ply % 4 !== 3 ? advances : legal;
   const mv = pool[Math.floor(Math.random() * pool.length)];
   const [from, to] = mv.split('-');
   try {
@@ -106,7 +112,8 @@ test('two people play Game of the Generals to the end; a spectator watches; noth
     await eve.page.locator(`#live-games [data-game="${game}"] a`).click();
     await eve.page.waitForURL(/\/game\//);
 
-    const pages = [ana, ben];
+    const seatBen = seatAna === 'white' ? 'black' : 'white';
+    const pages = [{ ...ana, forward: seatAna === 'white' ? 1 : -1 }, { ...ben, forward: seatBen === 'white' ? 1 : -1 }];
     await ana.page.locator('.status').filter({ hasText: /move/ }).waitFor();
     let ply = 0;
     let shotsTaken = false;
@@ -116,7 +123,7 @@ test('two people play Game of the Generals to the end; a spectator watches; noth
       let moved = false;
       for (const p of pages) {
         if ((await p.page.locator('.status').textContent()) === 'Your move.') {
-          if (await playOne(p.page, p.frames, game, ply)) {
+          if (await playOne(p.page, p.frames, game, ply, p.forward)) {
             moved = true;
             ply++;
           }
@@ -135,7 +142,6 @@ test('two people play Game of the Generals to the end; a spectator watches; noth
     const record = await (await fetch(`${server.url}/api/games/${game}/record`)).text();
     const salts = [...record.matchAll(/Salt "([0-9a-f]+)"/g)].map((m) => m[1]);
     assert.equal(salts.length, 2);
-    const seatBen = seatAna === 'white' ? 'black' : 'white';
     assertNoLeak(ben.frames, { game, kind: 'generals', viewer: seatBen, secrets: salts });
     assertNoLeak(eve.frames, { game, kind: 'generals', viewer: 'spectator', secrets: salts });
     assertNoLeak(ana.frames, { game, kind: 'generals', viewer: seatAna, secrets: salts });

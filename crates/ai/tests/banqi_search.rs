@@ -113,6 +113,25 @@ fn banqi_expert_evaluation_counts_the_unseen_pool_by_colour() {
     assert!((d - u).abs() < 0.5, "face down {d}, face up {u}");
 }
 
+/// A second flip on a line is searched a ply shallower than the first
+/// (`NESTED_FLIP_REDUCTION`), so that one more ply costs a few times the last, not some 60
+/// times: in the opening (every piece face down), depth 7 within ten times the positions
+/// of depth 6.
+#[test]
+fn banqi_a_second_flip_on_a_line_is_searched_shallower_so_each_ply_costs_a_few_times_the_last() {
+    let g = banqi(
+        "?k ?p ?c ?r\n?g ?P ?G ?m\n?M ?C ?n ?R\n?N ?p ?p ?P\n?P ?p ?g ?P\n?m ?n ?c ?p\n?P ?N ?R ?r\n?K ?G ?C ?M",
+    );
+    let six = best_move_to_depth(&g, Seat::First, Budget::Iterations(u64::MAX), 6);
+    assert_eq!(six.depth, 6);
+    let seven = best_move_to_depth(&g, Seat::First, Budget::Iterations(10 * six.nodes), 7);
+    assert_eq!(
+        seven.depth, 7,
+        "depth 7 not reached in {} positions (depth 6 took {})",
+        seven.nodes, six.nodes
+    );
+}
+
 #[test]
 #[ignore = "prints the search's depth and speed; run with --ignored --nocapture"]
 fn banqi_expert_search_depth_at_100_ms() {
@@ -359,4 +378,75 @@ fn banqi_expert_depth_on_recorded_positions() {
         spent.as_secs_f64(),
         total as f64 / spent.as_secs_f64()
     );
+}
+
+/// Reads every record in `RECORDS` from the seat of the bot named `BOT` (the `First` or
+/// `Second` tag) and prints, for each, the first ply at which [`evaluate_public`] stood
+/// beyond ±`SWING` points (4 unless told) for that seat, the face-down pieces left then and
+/// the result; then the results split by who was ahead first. A tool for reading where
+/// games between two searches are decided (`docs/ai.md`, *What time buys now*).
+#[test]
+#[ignore = "a tool for reading games: RECORDS=dir BOT=name, with --ignored --nocapture"]
+fn banqi_first_swing_in_records() {
+    use salpakan_engine::Match;
+    use salpakan_engine::record::Record;
+    let (Ok(dir), Ok(bot)) = (std::env::var("RECORDS"), std::env::var("BOT")) else {
+        return;
+    };
+    let swing: f64 = std::env::var("SWING").map_or(4.0, |n| n.parse().unwrap());
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rec"))
+        .collect();
+    paths.sort();
+    // [ahead first, behind first, never beyond the swing] × [won, drawn, lost]
+    let mut table = [[0u32; 3]; 3];
+    for path in paths {
+        let record = Record::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let seat = if record.tag("First") == Some(bot.as_str()) {
+            Seat::First
+        } else if record.tag("Second") == Some(bot.as_str()) {
+            Seat::Second
+        } else {
+            continue;
+        };
+        let m = Match::<Banqi>::replay(&record).unwrap();
+        let result = match m.game().outcome().and_then(|o| o.winner) {
+            Some(winner) if winner == seat => 0,
+            Some(_) => 2,
+            None => 1,
+        };
+        let mut first = None;
+        for ply in 0..m.moves().len() {
+            let r = m.rewound(ply).unwrap();
+            if r.game().to_move() != Some(seat) {
+                continue;
+            }
+            let ev = evaluate_public(r.game(), seat, Some(50));
+            if ev.abs() > swing {
+                let down: u32 = r.game().unseen_pool().iter().map(|&n| u32::from(n)).sum();
+                first = Some((ply, ev, down));
+                break;
+            }
+        }
+        let row = match first {
+            Some((_, ev, _)) if ev > 0.0 => 0,
+            Some(_) => 1,
+            None => 2,
+        };
+        table[row][result] += 1;
+        println!(
+            "{}: {} {:?}",
+            path.file_name().unwrap().to_string_lossy(),
+            ["won", "drawn", "lost"][result],
+            first.map(|(ply, ev, down)| format!("ply {ply}, {ev:+.2}, {down} face down"))
+        );
+    }
+    for (name, row) in ["ahead first", "behind first", "never beyond"]
+        .iter()
+        .zip(table)
+    {
+        println!("{name}: {}-{}-{}", row[0], row[1], row[2]);
+    }
 }

@@ -332,6 +332,16 @@ fn banqi_expert_search_at_a_recorded_ply() {
     }
 }
 
+/// The files in `dir`, sorted by name (the measuring tools' records).
+fn files_in(dir: &str) -> Vec<std::path::PathBuf> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    paths
+}
+
 /// Searches positions taken from records (every record in `RECORDS`, at plies 20, 50 and
 /// 80) with a fixed budget and prints the mean depth reached: a deterministic measure of
 /// the search's efficiency, for comparing changes (and the time to depth 5, its speed).
@@ -344,11 +354,7 @@ fn banqi_expert_depth_on_recorded_positions() {
         return;
     };
     let nodes: u64 = std::env::var("NODES").map_or(200_000, |n| n.parse().unwrap());
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
+    let paths = files_in(&dir);
     let (mut n, mut depth, mut total) = (0u32, 0i64, 0u64);
     let mut spent = std::time::Duration::ZERO;
     for path in paths {
@@ -384,7 +390,7 @@ fn banqi_expert_depth_on_recorded_positions() {
 /// `Second` tag) and prints, for each, the first ply at which [`evaluate_public`] stood
 /// beyond ±`SWING` points (4 unless told) for that seat, the face-down pieces left then and
 /// the result; then the results split by who was ahead first. A tool for reading where
-/// games between two searches are decided (`docs/ai.md`, *What time buys now*).
+/// games between two searches are decided (`docs/ai.md`, *Where the games are decided*).
 #[test]
 #[ignore = "a tool for reading games: RECORDS=dir BOT=name, with --ignored --nocapture"]
 fn banqi_first_swing_in_records() {
@@ -394,12 +400,7 @@ fn banqi_first_swing_in_records() {
         return;
     };
     let swing: f64 = std::env::var("SWING").map_or(4.0, |n| n.parse().unwrap());
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rec"))
-        .collect();
-    paths.sort();
+    let paths = files_in(&dir);
     // [ahead first, behind first, never beyond the swing] × [won, drawn, lost]
     let mut table = [[0u32; 3]; 3];
     for path in paths {

@@ -424,7 +424,8 @@ fn banqi_first_swing_in_records() {
             if r.game().to_move() != Some(seat) {
                 continue;
             }
-            let ev = evaluate_public(r.game(), seat, Some(50));
+            let limit = r.game().options().max_quiet_plies.filter(|&l| l > 0);
+            let ev = evaluate_public(r.game(), seat, limit);
             if ev.abs() > swing {
                 let down: u32 = r.game().unseen_pool().iter().map(|&n| u32::from(n)).sum();
                 first = Some((ply, ev, down));

@@ -797,3 +797,24 @@ fn game_spec_parses_key_values_text_and_json_to_the_same_typed_options() {
         Err(OptionError::BadValue { key, .. }) if key == "reveal"
     ));
 }
+
+#[test]
+fn occupied_squares_are_exactly_each_sides_pieces_at_every_ply() {
+    for seed in 0..6 {
+        let mut m = Match::<Generals>::random(&arena_options(), seed).unwrap();
+        let mut rng = rng_from_seed(seed ^ 0x0cc);
+        loop {
+            for seat in Seat::BOTH {
+                let expected = (0..9 * 8)
+                    .map(|i| Square::new(i % 9, i / 9).unwrap())
+                    .filter(|&s| matches!(m.game().at(s), Some((o, _)) if o == seat))
+                    .fold(0u128, |bits, s| bits | 1 << s.index());
+                assert_eq!(m.game().occupied(seat), expected, "seed {seed}");
+            }
+            let Some(mv) = m.game().random_move(&mut rng) else {
+                break;
+            };
+            m.play(mv).unwrap();
+        }
+    }
+}

@@ -628,16 +628,17 @@ impl Scan {
             flags: [None, None],
             empty: 0,
         };
-        for s in Square::all() {
-            match g.at(s) {
-                Some((o, p)) => {
-                    scan.pieces[scan.len] = (s, o, p);
-                    scan.len += 1;
-                    if p == Piece::Flag {
-                        scan.flags[o.index()] = Some(s);
-                    }
-                }
-                None => scan.empty |= 1 << s.index(),
+        let occupied = g.occupied(Seat::First) | g.occupied(Seat::Second);
+        scan.empty = MASKS.board & !occupied;
+        let mut bits = occupied;
+        while bits != 0 {
+            let s = sq(bits.trailing_zeros() as u8);
+            bits &= bits - 1;
+            let (o, p) = g.at(s).expect("an occupied square holds a piece");
+            scan.pieces[scan.len] = (s, o, p);
+            scan.len += 1;
+            if p == Piece::Flag {
+                scan.flags[o.index()] = Some(s);
             }
         }
         scan
@@ -649,14 +650,22 @@ impl Scan {
 
     /// [`evaluate`] of a game going on, from the scan.
     fn evaluate(&self, seat: Seat) -> f64 {
-        let mut material = [0.0f64; 2];
-        let mut advance = [0.0f64; 2];
+        // Each side's sums kept apart, in the order of the squares (a Flag's advance is
+        // nothing: adding 0.0 to a sum that is never -0.0 leaves it as it is).
+        let [(mut m0, mut a0), (mut m1, mut a1)] = [(0.0f64, 0.0f64); 2];
         for &(s, owner, p) in self.pieces() {
-            material[owner.index()] += value(p);
-            if p != Piece::Flag {
-                advance[owner.index()] += f64::from(depth(owner, s)) * 0.02;
+            let a = if p == Piece::Flag {
+                0.0
+            } else {
+                f64::from(depth(owner, s)) * 0.02
+            };
+            if owner == Seat::First {
+                (m0, a0) = (m0 + value(p), a0 + a);
+            } else {
+                (m1, a1) = (m1 + value(p), a1 + a);
             }
         }
+        let (material, advance) = ([m0, m1], [a0, a1]);
         let mut score = (material[seat.index()] - material[seat.other().index()]) * 0.25
             + advance[seat.index()]
             - advance[seat.other().index()];

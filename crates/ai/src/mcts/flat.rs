@@ -66,13 +66,21 @@ impl SlotIndex {
 
 /// `ln(n)` for the counts UCB takes it of, looked up below 2^16 (the same values as
 /// `f64::ln`, computed once).
+#[cfg(test)]
 fn ln(n: u32) -> f64 {
+    ln_table()(n)
+}
+
+/// [`ln`] with its table fetched once, for a loop over a node's children.
+fn ln_table() -> impl Fn(u32) -> f64 {
     static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| (0..1u32 << 16).map(|i| f64::from(i).ln()).collect());
-    table
-        .get(n as usize)
-        .copied()
-        .unwrap_or_else(|| f64::from(n).ln())
+    move |n| {
+        table
+            .get(n as usize)
+            .copied()
+            .unwrap_or_else(|| f64::from(n).ln())
+    }
 }
 
 /// A child as its parent keeps it: the move, who played it, its counts and mean value, and
@@ -112,31 +120,22 @@ struct Visit {
 }
 
 impl Visit {
-    /// Finds which of `edges` play one of `moves`, through the slot table when the moves'
-    /// slots are distinct and by comparing moves when they are not.
-    fn mark<G: AiGame>(&mut self, edges: &[Edge<G::Move>], moves: &[G::Move]) {
+    /// Finds which of `edges` play one of `moves` by comparing moves, for the moves whose
+    /// slots are not distinct ([`SlotIndex::mark`] refused them).
+    fn compare<G: AiGame>(&mut self, edges: &[Edge<G::Move>], moves: &[G::Move]) {
         self.tried.clear();
         self.tried.resize(moves.len(), false);
         self.legal.clear();
-        if self.index.mark::<G>(moves) {
-            for (p, e) in edges.iter().enumerate() {
-                if let Some(i) = self.index.find(&e.mv, G::move_slot(&e.mv), moves) {
+        for (p, e) in edges.iter().enumerate() {
+            let mut found = false;
+            for (i, m) in moves.iter().enumerate() {
+                if *m == e.mv {
                     self.tried[i] = true;
-                    self.legal.push(p);
+                    found = true;
                 }
             }
-        } else {
-            for (p, e) in edges.iter().enumerate() {
-                let mut found = false;
-                for (i, m) in moves.iter().enumerate() {
-                    if *m == e.mv {
-                        self.tried[i] = true;
-                        found = true;
-                    }
-                }
-                if found {
-                    self.legal.push(p);
-                }
+            if found {
+                self.legal.push(p);
             }
         }
     }
@@ -182,21 +181,59 @@ impl<G: AiGame> Tree<G::Move> for Flat<G> {
         exploration: f64,
         rng: &mut GameRng,
     ) -> Option<((u32, u32), G::Move, Option<usize>)> {
-        let visit = &mut self.visit;
-        if node == 0 && self.root_distinct {
-            // The root's moves are the same at every visit and each child plays one.
-            visit.tried.clone_from(&self.root_tried);
-            visit.legal.clear();
-            visit.legal.extend(0..self.nodes[0].len());
-        } else {
-            visit.mark::<G>(&self.nodes[node], moves);
-        }
         let step = |edge: usize| (node as u32, edge as u32);
-        let untried = moves.len() - visit.tried.iter().filter(|&&t| t).count();
+        let ln = ln_table();
+        let visit = &mut self.visit;
+        let root = node == 0 && self.root_distinct;
+        // One pass over the children: each legal one is marked tried, counted available and,
+        // when every legal move may have its child (fewer children than moves leave one
+        // untried, to be expanded instead), scored by UCB.
+        let select = self.nodes[node].len() >= moves.len();
+        let mut best = None;
+        let mut best_score = f64::MIN;
+        let mut ucb = |p: usize, e: &mut Edge<G::Move>| {
+            e.avail += 1;
+            if !select {
+                return;
+            }
+            let ln_avail = ln(e.avail.max(1));
+            if best.is_some() && cannot_beat(best_score, e.mean, e.visits, ln_avail, exploration) {
+                return;
+            }
+            let score = e.mean + exploration * (ln_avail / f64::from(e.visits.max(1))).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = Some(p);
+            }
+        };
+        let tried: &[bool] = if root {
+            // The root's moves are the same at every visit and each child plays one.
+            for (p, e) in self.nodes[0].iter_mut().enumerate() {
+                ucb(p, e);
+            }
+            &self.root_tried
+        } else if visit.index.mark::<G>(moves) {
+            visit.tried.clear();
+            visit.tried.resize(moves.len(), false);
+            for (p, e) in self.nodes[node].iter_mut().enumerate() {
+                if let Some(i) = visit.index.find(&e.mv, G::move_slot(&e.mv), moves) {
+                    visit.tried[i] = true;
+                    ucb(p, e);
+                }
+            }
+            &visit.tried
+        } else {
+            visit.compare::<G>(&self.nodes[node], moves);
+            for &p in &visit.legal {
+                ucb(p, &mut self.nodes[node][p]);
+            }
+            &visit.tried
+        };
+        let untried = moves.len() - tried.iter().filter(|&&t| t).count();
         if untried > 0 {
             let pick = rng.random_range(0..untried);
             let i = (0..moves.len())
-                .filter(|&i| !visit.tried[i])
+                .filter(|&i| !tried[i])
                 .nth(pick)
                 .expect("counted");
             if node == 0 {
@@ -205,9 +242,6 @@ impl<G: AiGame> Tree<G::Move> for Flat<G> {
             let child = u32::try_from(self.nodes.len()).expect("fewer than 2^32 nodes");
             self.nodes.push(Vec::new());
             let edges = &mut self.nodes[node];
-            for &p in &visit.legal {
-                edges[p].avail += 1;
-            }
             edges.push(Edge {
                 mv: moves[i],
                 mover,
@@ -219,24 +253,8 @@ impl<G: AiGame> Tree<G::Move> for Flat<G> {
             });
             return Some((step(edges.len() - 1), moves[i], None));
         }
-        let edges = &mut self.nodes[node];
-        let mut best = None;
-        let mut best_score = f64::MIN;
-        for &p in &visit.legal {
-            let e = &mut edges[p];
-            e.avail += 1;
-            let ln_avail = ln(e.avail.max(1));
-            if best.is_some() && cannot_beat(best_score, e.mean, e.visits, ln_avail, exploration) {
-                continue;
-            }
-            let score = e.mean + exploration * (ln_avail / f64::from(e.visits.max(1))).sqrt();
-            if score > best_score {
-                best_score = score;
-                best = Some(p);
-            }
-        }
         let best = best?;
-        let e = &edges[best];
+        let e = &self.nodes[node][best];
         Some((step(best), e.mv, Some(e.node as usize)))
     }
 

@@ -35,6 +35,13 @@ impl Generals {
         self.piece_at(sq)
     }
 
+    /// The squares holding `seat`'s pieces, as bits (`a1` = bit 0, rank by rank): a
+    /// position's pieces found without a look at each square.
+    #[must_use]
+    pub fn occupied(&self, seat: Seat) -> u128 {
+        self.occ[seat.index()]
+    }
+
     /// The far rank for `seat`'s Flag (rank 8 for White, rank 1 for Black).
     pub(super) const fn far_rank(seat: Seat) -> u8 {
         match seat {

@@ -630,10 +630,7 @@ impl Scan {
         };
         let occupied = g.occupied(Seat::First) | g.occupied(Seat::Second);
         scan.empty = MASKS.board & !occupied;
-        let mut bits = occupied;
-        while bits != 0 {
-            let s = sq(bits.trailing_zeros() as u8);
-            bits &= bits - 1;
+        for s in super::bit_squares(occupied, sq) {
             let (o, p) = g.at(s).expect("an occupied square holds a piece");
             scan.pieces[scan.len] = (s, o, p);
             scan.len += 1;

@@ -185,10 +185,12 @@ impl<G: AiGame> Tree<G::Move> for Flat<G> {
         let ln = ln_table();
         let visit = &mut self.visit;
         let root = node == 0 && self.root_distinct;
+        // Whether the moves' slots are distinct, so that each is found with one look-up.
+        let indexed = root || visit.index.mark::<G>(moves);
         // One pass over the children: each legal one is marked tried, counted available and,
-        // when every legal move may have its child (fewer children than moves leave one
-        // untried, to be expanded instead), scored by UCB.
-        let select = self.nodes[node].len() >= moves.len();
+        // when every legal move may have its child (fewer children than distinct moves leave
+        // one untried, to be expanded instead), scored by UCB.
+        let select = !indexed || self.nodes[node].len() >= moves.len();
         let mut best = None;
         let mut best_score = f64::MIN;
         let mut ucb = |p: usize, e: &mut Edge<G::Move>| {
@@ -212,7 +214,7 @@ impl<G: AiGame> Tree<G::Move> for Flat<G> {
                 ucb(p, e);
             }
             &self.root_tried
-        } else if visit.index.mark::<G>(moves) {
+        } else if indexed {
             visit.tried.clear();
             visit.tried.resize(moves.len(), false);
             for (p, e) in self.nodes[node].iter_mut().enumerate() {
@@ -282,7 +284,9 @@ mod tests {
     use rand::Rng;
     use salpakan_engine::rng_from_seed;
 
-    use super::{SlotIndex, cannot_beat, ln};
+    use super::super::Tree;
+    use super::{Flat, SlotIndex, cannot_beat, ln};
+    use salpakan_engine::Seat;
 
     fn step(from: (u8, u8), to: (u8, u8)) -> Move {
         Move {
@@ -328,6 +332,24 @@ mod tests {
         assert!(!index.mark::<Stratego>(&[plain, rescue]));
         // The same move twice (never from the engine) is refused as well.
         assert!(!index.mark::<Stratego>(&[plain, plain]));
+    }
+
+    #[test]
+    fn a_node_whose_moves_repeat_one_selects_its_child_once_each_move_has_one() {
+        // Never from the engine, but the tree must not stop there: the repeated move is
+        // found by comparison, and once it has its child that child is selected.
+        let plain = step((0, 3), (0, 4));
+        let moves = [plain, plain];
+        let mut tree = Flat::<Stratego>::new(&moves);
+        let rng = &mut rng_from_seed(3);
+        let (_, mv, next) = tree.descend(0, Seat::First, &moves, 0.7, rng).unwrap();
+        assert_eq!(
+            (mv, next),
+            (plain, None),
+            "the first visit expands the move"
+        );
+        let (_, mv, next) = tree.descend(0, Seat::First, &moves, 0.7, rng).unwrap();
+        assert_eq!((mv, next), (plain, Some(1)), "the second selects its child");
     }
 
     #[test]

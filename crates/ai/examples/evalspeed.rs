@@ -2,37 +2,28 @@
 //! four games between two greedy bots (each evaluated for both seats, many times):
 //! `evalspeed [rounds]`. Prints the mean nanoseconds an evaluation and a checksum of the
 //! values, so that a faster evaluation can be shown to give the same values.
+mod greedy;
+
 use std::time::Instant;
 
+use salpakan_ai::Knowledge;
 use salpakan_ai::games::stratego_expert::{context, evaluate};
-use salpakan_ai::{BotSpec, Knowledge, choose_move, choose_setup};
 use salpakan_engine::{AnyMatch, GameKind, Seat};
 
 fn main() {
     let rounds: usize = std::env::args()
         .nth(1)
         .map_or(200, |a| a.parse().expect("a number of rounds"));
-    let spec: BotSpec = "greedy".parse().expect("a bot");
-    let game = salpakan_ai::arena::default_spec(GameKind::Stratego);
     let mut states = Vec::new();
-    for seed in 1..=4u64 {
-        let setups = Seat::BOTH.map(|s| choose_setup(&spec, &game, s, seed * 2 + s as u64).ok());
-        let [white, black] = &setups;
-        let mut m = game
-            .new_match([white.as_ref(), black.as_ref()], seed)
-            .expect("a match");
-        while let Some(s) = m.to_move() {
-            if let AnyMatch::Stratego(sm) = &m
-                && m.ply() % 3 == 0
-            {
-                let k = Knowledge::of(sm, s);
-                let ctx = context(&k, std::slice::from_ref(sm.game()));
-                states.push((sm.game().clone(), ctx));
-            }
-            let mv = choose_move(&spec, &m, s, u64::from(m.ply())).expect("a move");
-            m.play(mv).expect("legal");
+    greedy::each_position(GameKind::Stratego, |m, s| {
+        if let AnyMatch::Stratego(sm) = m
+            && m.ply() % 3 == 0
+        {
+            let k = Knowledge::of(sm, s);
+            let ctx = context(&k, std::slice::from_ref(sm.game()));
+            states.push((sm.game().clone(), ctx));
         }
-    }
+    });
     let start = Instant::now();
     let mut sum = 0.0;
     for _ in 0..rounds {

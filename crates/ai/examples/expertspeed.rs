@@ -3,10 +3,12 @@
 //! bots: `expertspeed <game> <iterations> [rounds]`. Prints the time per search, the
 //! iterations per second and a checksum of every search's root (its moves' visits and
 //! values), so that a faster search can be shown to make the same choices, count for count.
+mod greedy;
+
 use std::time::{Duration, Instant};
 
 use salpakan_ai::bots::mcts_params;
-use salpakan_ai::{AiGame, BotSpec, Knowledge, choose_move, choose_setup};
+use salpakan_ai::{AiGame, BotSpec, Knowledge};
 use salpakan_engine::{AnyMatch, GameKind, Match, Seat, rng_from_seed, with_match};
 
 fn main() {
@@ -16,24 +18,13 @@ fn main() {
     let rounds: usize = args
         .get(3)
         .map_or(1, |a| a.parse().expect("a number of rounds"));
-    let greedy: BotSpec = "greedy".parse().expect("a bot");
     let expert: BotSpec = format!("expert:iters={iters}").parse().expect("a bot");
-    let game = salpakan_ai::arena::default_spec(kind);
     let mut positions: Vec<(AnyMatch, Seat)> = Vec::new();
-    for seed in 1..=4u64 {
-        let setups = Seat::BOTH.map(|s| choose_setup(&greedy, &game, s, seed * 2 + s as u64).ok());
-        let [white, black] = &setups;
-        let mut m = game
-            .new_match([white.as_ref(), black.as_ref()], seed)
-            .expect("a match");
-        while let Some(s) = m.to_move() {
-            if m.ply() % 10 == 5 && m.ply() < 120 {
-                positions.push((m.clone(), s));
-            }
-            let mv = choose_move(&greedy, &m, s, u64::from(m.ply())).expect("a move");
-            m.play(mv).expect("legal");
+    greedy::each_position(kind, |m, s| {
+        if m.ply() % 10 == 5 && m.ply() < 120 {
+            positions.push((m.clone(), s));
         }
-    }
+    });
     fn search<G: AiGame>(m: &Match<G>, s: Seat, spec: &BotSpec) -> (u64, u64) {
         let k = Knowledge::of(m, s);
         let r = G::expert_search(&k, &mcts_params::<G>(spec), &mut rng_from_seed(1));

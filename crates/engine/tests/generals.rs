@@ -805,8 +805,7 @@ fn occupied_squares_are_exactly_each_sides_pieces_at_every_ply() {
         let mut rng = rng_from_seed(seed ^ 0x0cc);
         loop {
             for seat in Seat::BOTH {
-                let expected = (0..9 * 8)
-                    .map(|i| Square::new(i % 9, i / 9).unwrap())
+                let expected = Square::all()
                     .filter(|&s| matches!(m.game().at(s), Some((o, _)) if o == seat))
                     .fold(0u128, |bits, s| bits | 1 << s.index());
                 assert_eq!(m.game().occupied(seat), expected, "seed {seed}");

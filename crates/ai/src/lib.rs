@@ -124,7 +124,8 @@ pub fn choose_move(
 /// the same policy. In Stratego the `expert` sets up as human players do
 /// ([`games::stratego_setup`]: the Flag walled in by Bombs, a decoy wall); the other bots
 /// (the fixed references) and external specs keep the engine's sensible setup. In the Game
-/// of the Generals the `expert` always puts a Spy next to its Flag
+/// of the Generals the `expert` always puts a Spy next to its Flag, its three highest
+/// Generals towards the front and its second Spy off the front rank
 /// ([`games::generals::expert_setup`]).
 ///
 /// # Errors

@@ -193,6 +193,43 @@ fn the_generals_expert_always_sets_a_spy_next_to_its_flag_and_the_reference_not_
     );
 }
 
+/// The expert's setup learnt by self-play (`generals::EXPERT_RANK_WEIGHTS`): its Five-star
+/// General seldom stands on the back rank and mostly on the front one, where the
+/// reference's stands on the back rank a sixth of the time; its Spies stand on the front
+/// rank less often than the reference's.
+#[test]
+fn the_generals_expert_sets_its_generals_forward_and_its_spies_off_the_front_rank() {
+    let generals = GameSpec::default_for(GameKind::Generals);
+    // How many of `rank`'s pieces stand on the seat's back, middle and front rank.
+    let depths = |bot: &str, rank: &str, counts: &mut [usize; 3]| {
+        for seed in 0..100 {
+            for seat in Seat::BOTH {
+                let v = wire::setup_json(&choose_setup(&spec(bot), &generals, seat, seed).unwrap());
+                for (s, p) in v.as_object().unwrap() {
+                    if p == rank {
+                        let r: usize = s[1..].parse().unwrap();
+                        counts[if seat == Seat::First { r - 1 } else { 8 - r }] += 1;
+                    }
+                }
+            }
+        }
+    };
+    let (mut expert, mut mcts) = ([0; 3], [0; 3]);
+    depths("expert", "5G", &mut expert);
+    depths("mcts", "5G", &mut mcts);
+    assert!(
+        expert[0] * 3 < mcts[0] && expert[2] > 100,
+        "the Five-star on the back, middle and front rank: expert {expert:?}, reference {mcts:?}"
+    );
+    let (mut expert, mut mcts) = ([0; 3], [0; 3]);
+    depths("expert", "SPY", &mut expert);
+    depths("mcts", "SPY", &mut mcts);
+    assert!(
+        expert[2] * 2 < mcts[2],
+        "the Spies on the back, middle and front rank: expert {expert:?}, reference {mcts:?}"
+    );
+}
+
 mod search_rules {
     use salpakan_ai::games::{banqi as bq, generals as gg};
     use salpakan_engine::banqi::{Banqi, BanqiOptions, Color, Move};

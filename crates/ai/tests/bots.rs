@@ -158,21 +158,24 @@ fn setups_have_variety_and_keep_the_generals_flag_back() {
     assert!(choose_setup(&bot, &banqi, Seat::First, 1).is_err());
 }
 
+/// The squares (file letter, rank number) of `bot`'s Generals pieces of `rank` (`"SPY"`) in
+/// its setup for `seat` drawn from `seed`.
+fn generals_squares(bot: &str, seat: Seat, seed: u64, rank: &str) -> Vec<(u8, u8)> {
+    let generals = GameSpec::default_for(GameKind::Generals);
+    let v = wire::setup_json(&choose_setup(&spec(bot), &generals, seat, seed).unwrap());
+    v.as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, p)| *p == rank)
+        .map(|(s, _)| (s.as_bytes()[0], s[1..].parse().unwrap()))
+        .collect()
+}
+
 #[test]
 fn the_generals_expert_always_sets_a_spy_next_to_its_flag_and_the_reference_not_always() {
-    let generals = GameSpec::default_for(GameKind::Generals);
     let spy_by_flag = |bot: &str, seat: Seat, seed: u64| {
-        let v = wire::setup_json(&choose_setup(&spec(bot), &generals, seat, seed).unwrap());
-        let squares = |rank: &str| -> Vec<(u8, u8)> {
-            v.as_object()
-                .unwrap()
-                .iter()
-                .filter(|(_, p)| *p == rank)
-                .map(|(s, _)| (s.as_bytes()[0], s[1..].parse().unwrap()))
-                .collect()
-        };
-        let (f, r) = squares("FLG")[0];
-        squares("SPY")
+        let (f, r) = generals_squares(bot, seat, seed, "FLG")[0];
+        generals_squares(bot, seat, seed, "SPY")
             .iter()
             .any(|&(sf, sr)| sf.abs_diff(f) + sr.abs_diff(r) == 1)
     };
@@ -199,17 +202,12 @@ fn the_generals_expert_always_sets_a_spy_next_to_its_flag_and_the_reference_not_
 /// rank less often than the reference's.
 #[test]
 fn the_generals_expert_sets_its_generals_forward_and_its_spies_off_the_front_rank() {
-    let generals = GameSpec::default_for(GameKind::Generals);
     // How many of `rank`'s pieces stand on the seat's back, middle and front rank.
     let depths = |bot: &str, rank: &str, counts: &mut [usize; 3]| {
         for seed in 0..100 {
             for seat in Seat::BOTH {
-                let v = wire::setup_json(&choose_setup(&spec(bot), &generals, seat, seed).unwrap());
-                for (s, p) in v.as_object().unwrap() {
-                    if p == rank {
-                        let r: usize = s[1..].parse().unwrap();
-                        counts[if seat == Seat::First { r - 1 } else { 8 - r }] += 1;
-                    }
+                for (_, r) in generals_squares(bot, seat, seed, rank) {
+                    counts[usize::from(if seat == Seat::First { r - 1 } else { 8 - r })] += 1;
                 }
             }
         }

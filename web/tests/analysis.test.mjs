@@ -48,7 +48,9 @@ test('a finished game\'s replay analyses it on request: the graph, turning point
 
   await page.goto(`${server.url}/replay/${id}`);
   const analyse = page.getByRole('button', { name: 'Analyse', exact: true });
-  await analyse.click();
+  // a game the bot won within those moves was over at the early request, which asked for
+  // the analysis already: the replay then shows it coming, with no button to press
+  if (!early.ok) await analyse.click();
   await page.locator('.analysis-status', { hasText: /^Analysed \d+ moves/ }).waitFor({ timeout: 60000 });
   assert.equal(await analyse.isHidden(), true, 'the button goes once the analysis is there');
   const chart = page.getByRole('img', { name: 'Chance of winning over the moves' });

@@ -533,16 +533,7 @@ fn a_guard_walled_off_by_its_own_bombs_does_not_stop_a_miner_digging_out_the_fla
 
 /// The share of 400 samples of `b` in which the token that started on `start` is the Flag.
 fn generals_flag_share(b: &salpakan_ai::belief::Belief, start: gg::Square) -> f64 {
-    let t = b
-        .tokens()
-        .iter()
-        .position(|t| usize::from(t.start) == start.index())
-        .unwrap();
-    let mut rng = rng_from_seed(9);
-    let flags = (0..400)
-        .filter(|_| b.sample(&mut rng).unwrap()[t] == gg::Piece::Flag as u8)
-        .count();
-    flags as f64 / 400.0
+    generals_rank_share(b, start, &[gg::Piece::Flag])
 }
 
 /// White's knowledge of a Generals game on the fixed setups after Black played `black`,
@@ -598,6 +589,57 @@ fn a_piece_that_made_most_of_the_enemys_latest_moves_is_likelier_the_flag_to_the
     assert!(
         reference_busy < 1.5 * reference_once + 0.02,
         "the reference, which does not count the latest moves: {reference_busy:.3} against {reference_once:.3}"
+    );
+}
+
+/// The share of 400 samples of `b` in which the token that started on `start` is one of
+/// `ranks`.
+fn generals_rank_share(
+    b: &salpakan_ai::belief::Belief,
+    start: gg::Square,
+    ranks: &[gg::Piece],
+) -> f64 {
+    let t = b
+        .tokens()
+        .iter()
+        .position(|t| usize::from(t.start) == start.index())
+        .unwrap();
+    let mut rng = rng_from_seed(9);
+    let hits = (0..400)
+        .filter(|_| {
+            let p = b.sample(&mut rng).unwrap()[t];
+            ranks.iter().any(|&r| r as u8 == p)
+        })
+        .count();
+    hits as f64 / 400.0
+}
+
+#[test]
+fn a_piece_that_attacks_is_likelier_a_general_or_a_spy_to_the_expert() {
+    // Black's One-star General from e7 walks to d3 and takes White's Sergeant on c3: all
+    // White knows is that the piece beat a Sergeant (any officer above it, or a Spy).
+    let k = white_after_black_walks(&["e7-e6", "e6-e5", "e5-e4", "e4-d4", "d4-d3", "d3-c3"]);
+    let start: gg::Square = "e7".parse().unwrap();
+    use gg::Piece::*;
+    let strong = [FiveStar, FourStar, ThreeStar, TwoStar, OneStar, Spy];
+    let low = [Major, Captain, FirstLt, SecondLt];
+    let share = |b: &salpakan_ai::belief::Belief| {
+        (
+            generals_rank_share(b, start, &strong),
+            generals_rank_share(b, start, &low),
+        )
+    };
+    let (reference_strong, reference_low) = share(&gg::Generals::belief(&k));
+    let (expert_strong, expert_low) = share(&gg::Generals::expert_belief(&k));
+    assert!(
+        expert_strong > reference_strong + 0.1,
+        "the attacker is a General or a Spy in {expert_strong:.3} of the expert's samples, \
+         {reference_strong:.3} of the reference's"
+    );
+    assert!(
+        expert_low < 0.6 * reference_low,
+        "the attacker is a Major to a Second Lieutenant in {expert_low:.3} of the expert's \
+         samples, {reference_low:.3} of the reference's"
     );
 }
 

@@ -121,7 +121,7 @@ pub fn expert_belief(k: &Knowledge<Generals>) -> Belief {
 /// against `greedy` and `mcts` at 100 ms), a piece making its first attack before the 40th
 /// ply was the Five-star 2.8 to 4.1 times as often as a piece drawn from those of its army
 /// that had not attacked yet, a Spy 1.9 to 2.5 times, a Colonel 0.65 to 0.85 times, a Major
-/// to a Sergeant 0.2 to 0.35 times; later in the game 2.0 to 2.3, 2.0 to 2.3, 0.9 to 1.1
+/// to a Sergeant 0.16 to 0.36 times; later in the game 2.0 to 2.3, 2.0 to 2.3, 0.9 to 1.1
 /// and 0.4 to 0.8 times, whichever bot attacked. A second attack told no more. The weights
 /// lie between the early and the late odds (`docs/ai.md`, *Eighth session*).
 fn expert_attacker(p: Piece) -> f64 {

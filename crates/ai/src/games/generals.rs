@@ -83,7 +83,7 @@ fn own_setup(k: &Knowledge<Generals>) -> Setup {
 /// The belief of `k`'s seat about the enemy army.
 #[must_use]
 pub fn belief(k: &Knowledge<Generals>) -> Belief {
-    belief_with(k, &RUNNER, &[1.0; RECENT + 1], None)
+    belief_with(k, &RUNNER, &[1.0; RECENT + 1], reference_attacker)
 }
 
 /// The belief's Flag weight for a piece standing `d` ranks from its own back rank, by
@@ -112,7 +112,19 @@ const EXPERT_BUSY: [f64; RECENT + 1] = [1.0, 2.0, 5.0, 15.0, 30.0, 30.0, 30.0];
 /// `EXPERT_BUSY`.
 #[must_use]
 pub fn expert_belief(k: &Knowledge<Generals>) -> Belief {
-    belief_with(k, &EXPERT_RUNNER, &EXPERT_BUSY, Some(expert_attacker))
+    belief_with(k, &EXPERT_RUNNER, &EXPERT_BUSY, expert_attacker)
+}
+
+/// The reference's weight for rank `p` of a piece that has attacked `attacks` times (the
+/// Flag's is [`belief_with`]'s own): 1.3 for each attack (up to 4) on its Spy and top three
+/// Generals.
+fn reference_attacker(p: Piece, attacks: u32) -> f64 {
+    match p {
+        Piece::FiveStar | Piece::FourStar | Piece::ThreeStar | Piece::Spy => {
+            1.3f64.powi(attacks.min(4) as i32)
+        }
+        _ => 1.0,
+    }
 }
 
 /// The `expert`'s weight for rank `p` of a piece that has attacked (the Flag's is
@@ -124,7 +136,7 @@ pub fn expert_belief(k: &Knowledge<Generals>) -> Belief {
 /// to a Sergeant 0.16 to 0.36 times; later in the game 2.0 to 2.3, 2.0 to 2.3, 0.9 to 1.1
 /// and 0.4 to 0.8 times, whichever bot attacked. A second attack told no more. The weights
 /// lie between the early and the late odds (`docs/ai.md`, *Eighth session*).
-fn expert_attacker(p: Piece) -> f64 {
+fn expert_attacker(p: Piece, _attacks: u32) -> f64 {
     match p {
         Piece::FiveStar => 2.5,
         Piece::FourStar => 1.7,
@@ -145,16 +157,15 @@ fn expert_attacker(p: Piece) -> f64 {
 
 /// [`belief`] with `runner[d]` the Flag weight of a piece standing `d` ranks deep,
 /// `busy[n]` that of a piece that made `n` of the enemy's last [`RECENT`] moves, besides,
-/// and `attacker(p)` the weight of rank `p` (the Flag's aside) for a piece that has
-/// attacked, in place of the reference's 1.3 for each attack on its Spy and top three
-/// Generals.
+/// and `attacker(p, n)` the weight of rank `p` (the Flag's aside) for a piece that has
+/// attacked `n` times.
 // Over 100 lines: one replay of the seat's views applying, in order, each rule of docs/ai.md's
 // Belief section (challenge results, Flag rules, revealed ranks, priors) to the same tokens.
 fn belief_with(
     k: &Knowledge<Generals>,
     runner: &[f64; RANKS as usize],
     busy: &[f64; RECENT + 1],
-    attacker: Option<fn(Piece) -> f64>,
+    attacker: fn(Piece, u32) -> f64,
 ) -> Belief {
     let me = k.seat();
     let enemy = me.other();
@@ -304,17 +315,7 @@ fn belief_with(
                 _ => {}
             }
             if p != Piece::Flag && t.attacks > 0 {
-                w *= match attacker {
-                    Some(weight) => weight(p),
-                    None if matches!(
-                        p,
-                        Piece::FiveStar | Piece::FourStar | Piece::ThreeStar | Piece::Spy
-                    ) =>
-                    {
-                        1.3f64.powi(t.attacks.min(4) as i32)
-                    }
-                    None => 1.0,
-                };
+                w *= attacker(p, t.attacks);
             }
             t.prior[p as usize] = w;
         }

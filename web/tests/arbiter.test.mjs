@@ -285,14 +285,14 @@ async function fullTable(/** @type {string} */ game, /** @type {Record<string,st
  * Play greedily until the game ends: each side moves `piece` toward where `target(seat)`
  * stands (away from it with `flee`).
  */
-async function playOut(/** @type {any} */ t, /** @type {string[]} */ seatNames, /** @type {(seat: string) => {piece: string, target: string|null, avoid?: string|null, flee?: boolean}} */ plan) {
+async function playOut(/** @type {any} */ t, /** @type {string[]} */ seatNames, /** @type {(seat: string) => {piece: string, target: string|null, avoid?: string|null, flee?: boolean, shun?: string}} */ plan) {
   const turns = [{ ver: -1 }, { ver: -1 }];
   for (let ply = 0; ply < 200; ply++) {
     const i = ply % 2;
     const p = i === 0 ? t.a : t.b;
     const moves = await waitTurn(p.page, p.frames, t.id, turns[i]);
     if (!moves) return;
-    const { piece, target, avoid, flee } = plan(seatNames[i]);
+    const { piece, target, avoid, flee, shun } = plan(seatNames[i]);
     const from = own(p.frames, t.id, seatNames[i], piece);
     const mine = moves.filter((/** @type {string} */ m) => m.startsWith(`${from}-`) && m.split('-')[1] !== avoid);
     const pool = mine.length ? mine : moves;
@@ -302,7 +302,13 @@ async function playOut(/** @type {any} */ t, /** @type {string[]} */ seatNames, 
     // A fleeing piece never steps into a pocket (fewer than two ways on): there it could be left
     // with only the attack on its pursuer, or no move the two-square rule allows.
     const pocket = (/** @type {string} */ m) => (flee && exits(m, obs) < 2 ? 1 : 0);
-    const best = [...pool].sort((x, y) => pocket(x) - pocket(y) || (flee ? far(y) - far(x) : far(x) - far(y)))[0];
+    // A rank to keep off (`shun`) unless the move lands on the target itself: a Flag that steps
+    // onto the far rank wins there at once under the electronic rule, before any capture.
+    const shunned = (/** @type {string} */ m) => {
+      const to = m.split('-')[1];
+      return shun && to !== target && to.slice(1) === shun ? 1 : 0;
+    };
+    const best = [...pool].sort((x, y) => pocket(x) - pocket(y) || shunned(x) - shunned(y) || (flee ? far(y) - far(x) : far(x) - far(y)))[0];
     await clickMove(p.page, best);
   }
   throw new Error('the scripted game did not end');
@@ -313,10 +319,13 @@ function endOf(/** @type {string[]} */ frames, /** @type {string} */ game) {
 }
 
 test('full arbiter, two phones, Game of the Generals (flag_rule=electronic): the arbiter keeps the position to a captured Flag', { timeout: 120000 }, async () => {
-  // Each side has only its Flag: they walk at each other and the first to step on the other captures it.
+  // Each side has only its Flag: they walk at each other and the first to step on the other
+  // captures it. Neither steps onto its far rank but to capture (a Flag there wins at once under
+  // the electronic rule, which the random setups would otherwise allow when a Flag stands on its
+  // own back rank).
   const t = await fullTable('generals', { army: 'FLG:1', flag_rule: 'electronic' });
   const where = { white: () => own(t.a.frames, t.id, 'white', 'FLG'), black: () => own(t.b.frames, t.id, 'black', 'FLG') };
-  await playOut(t, ['white', 'black'], (seat) => ({ piece: 'FLG', target: seat === 'white' ? where.black() : where.white() }));
+  await playOut(t, ['white', 'black'], (seat) => ({ piece: 'FLG', target: seat === 'white' ? where.black() : where.white(), shun: seat === 'white' ? '8' : '1' }));
   for (const p of [t.a, t.b]) {
     await p.page.locator('.status.over').waitFor();
     const end = endOf(p.frames, t.id);

@@ -443,7 +443,12 @@ test('full arbiter, one passed phone: the board is blanked after each setup and 
     // the Private goes first while it lives (the Flag stays home)
     const pvt = Object.entries(obs.board).find(([, e]) => /** @type {any} */ (e).owner === seat && /** @type {any} */ (e).piece === 'PVT')?.[0];
     const pool = moves.filter((/** @type {string} */ m) => m.startsWith(`${pvt}-`));
-    const best = [...(pool.length ? pool : moves)].sort((x, y) => (d.get(x.split('-')[1]) ?? 999) - (d.get(y.split('-')[1]) ?? 999))[0];
+    // never onto the far rank but to take a piece there: a Flag that arrives there unopposed wins
+    // at once, and this game is to end with a captured Flag
+    const far = seat === 'white' ? '8' : '1';
+    const shunned = (/** @type {string} */ m) => (m.split('-')[1] !== enemy && m.split('-')[1].slice(1) === far ? 1 : 0);
+    const dist = (/** @type {string} */ m) => d.get(m.split('-')[1]) ?? 999;
+    const best = [...(pool.length ? pool : moves)].sort((x, y) => shunned(x) - shunned(y) || dist(x) - dist(y))[0];
     await clickMove(page, best);
     lastTo = best.split('-')[1];
     // the mover reads the ruling, then hides the board (or the game is over)

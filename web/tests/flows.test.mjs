@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   startServer, launch, newPage, enter, shotBoth, botGame, waitTurn, clickMove, gameIdOf,
-  assertFramesClean, assertDomClean, fullRecord, secretsOf, verifyRecord, PHONE, DESKTOP,
+  assertFramesClean, assertDomClean, fullRecord, secretsOf, verifyRecord, quietMove, PHONE, DESKTOP,
 } from './helpers.mjs';
 
 /** The pieces on the board as the editor shows them: square → aria label. */
@@ -79,7 +79,8 @@ test('setup editor, saved setups, reconnect after a reload, watching, replay and
       const legal = await waitTurn(ana.page, ana.frames, game, turn);
       if (!legal) break;
       await assertDomClean(ana.page, ana.frames, game);
-      await clickMove(ana.page, legal[Math.floor(Math.random() * legal.length)]);
+      // a quiet move, so that the game is still on for the reload below
+      await clickMove(ana.page, quietMove(ana.frames, game, legal));
     }
     await ana.page.locator('#chat-input').fill('good luck');
     await ana.page.getByRole('button', { name: 'Send' }).click();

@@ -155,6 +155,35 @@ export function lastObservation(/** @type {string[]} */ frames, /** @type {strin
 }
 
 /**
+ * A random legal Game of the Generals move for the seat of `game`'s page that cannot end the
+ * game: a step onto an empty square within the seat's own three setup ranks, not by the Flag
+ * (any legal move when there is none). A scripted opening of a few random moves then lasts
+ * them, whatever the random setups.
+ */
+export function quietMove(/** @type {string[]} */ frames, /** @type {string} */ game, /** @type {string[]} */ legal) {
+  const obs = lastObservation(frames, game);
+  const board = obs?.board ?? {};
+  const home = obs?.viewer === 'black' ? ['6', '7', '8'] : ['1', '2', '3'];
+  const quiet = legal.filter((m) => {
+    const [from, to] = m.split('-');
+    return !(to in board) && home.includes(to.slice(1)) && board[from]?.piece !== 'FLG';
+  });
+  const pool = quiet.length ? quiet : legal;
+  return pool[Math.floor(Math.random() * pool.length)];
+}
+
+/** Resigns the game on `page`, unless it is already over (a random move may have ended it). */
+export async function resignUnlessOver(/** @type {import('playwright-core').Page} */ page) {
+  const over = page.locator('.status.over');
+  if (await over.count()) return;
+  try {
+    await page.getByRole('button', { name: 'Resign' }).click({ timeout: 10000 });
+  } catch (e) {
+    if (!(await over.count())) throw e;
+  }
+}
+
+/**
  * Every frame of `game` before its end: no salt, seed, setup or deal of anyone else, no hidden
  * rank in any observation or view. `viewer` is the seat name or 'spectator'.
  */

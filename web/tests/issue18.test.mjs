@@ -296,7 +296,8 @@ test('a replay flips the board, keeps banqi pieces face down until flipped and w
   await page.goto(`${server.url}/replay/${st}`);
   await page.getByRole('heading', { name: /Replay/ }).waitFor();
   const lines = await page.locator('.moves li').allInnerTexts();
-  assert.ok(lines.length >= 2);
+  // (one when a Scout's strike took a Flag on the first ply)
+  assert.ok(lines.length >= 1);
   for (const l of lines) {
     assert.doesNotMatch(l, /challeng/i, `Generals wording in a Stratego replay: ${l}`);
     assert.match(l, /^(Red|Blue): (Marshal|General|Miner|Scout|Spy|Bomb|Flag|Colonel|Major|Captain|Lieutenant|Sergeant) [a-j]\d+–[a-j]\d+/, `a move in words: ${l}`);

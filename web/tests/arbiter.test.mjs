@@ -282,6 +282,16 @@ async function fullTable(/** @type {string} */ game, /** @type {Record<string,st
 }
 
 /**
+ * 1 when move `m` lands on rank `rank` anywhere but on `target`, else 0 (none without a
+ * rank): a sort key that keeps a scripted Flag off its far rank, where it would win at once,
+ * but to take the piece it walks at.
+ */
+function landsOn(/** @type {string} */ m, /** @type {string|undefined} */ rank, /** @type {string|null} */ target) {
+  const to = m.split('-')[1];
+  return rank && to !== target && to.slice(1) === rank ? 1 : 0;
+}
+
+/**
  * Play greedily until the game ends: each side moves `piece` toward where `target(seat)`
  * stands (away from it with `flee`).
  */
@@ -304,10 +314,7 @@ async function playOut(/** @type {any} */ t, /** @type {string[]} */ seatNames, 
     const pocket = (/** @type {string} */ m) => (flee && exits(m, obs) < 2 ? 1 : 0);
     // A rank to keep off (`shun`) unless the move lands on the target itself: a Flag that steps
     // onto the far rank wins there at once under the electronic rule, before any capture.
-    const shunned = (/** @type {string} */ m) => {
-      const to = m.split('-')[1];
-      return shun && to !== target && to.slice(1) === shun ? 1 : 0;
-    };
+    const shunned = (/** @type {string} */ m) => landsOn(m, shun, target);
     const best = [...pool].sort((x, y) => pocket(x) - pocket(y) || shunned(x) - shunned(y) || (flee ? far(y) - far(x) : far(x) - far(y)))[0];
     await clickMove(p.page, best);
   }
@@ -446,7 +453,7 @@ test('full arbiter, one passed phone: the board is blanked after each setup and 
     // never onto the far rank but to take a piece there: a Flag that arrives there unopposed wins
     // at once, and this game is to end with a captured Flag
     const far = seat === 'white' ? '8' : '1';
-    const shunned = (/** @type {string} */ m) => (m.split('-')[1] !== enemy && m.split('-')[1].slice(1) === far ? 1 : 0);
+    const shunned = (/** @type {string} */ m) => landsOn(m, far, enemy);
     const dist = (/** @type {string} */ m) => d.get(m.split('-')[1]) ?? 999;
     const best = [...(pool.length ? pool : moves)].sort((x, y) => shunned(x) - shunned(y) || dist(x) - dist(y))[0];
     await clickMove(page, best);

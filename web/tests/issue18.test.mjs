@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
   startServer, launch, newPage, enter, botGame, waitTurn, clickMove, lastObservation, gameIdOf, shotBoth, parsed,
-  assertNoSideScroll, DESKTOP, PHONE390,
+  assertNoSideScroll, resignUnlessOver, DESKTOP, PHONE390,
 } from './helpers.mjs';
 
 /** @type {{url: string, stop: () => Promise<void>}} */
@@ -287,11 +287,7 @@ test('a replay flips the board, keeps banqi pieces face down until flipped and w
   }
   // a random attack in a small army can end the game by play (a Flag taken, or no piece left
   // that can move): then there is nothing to resign
-  try {
-    await page.getByRole('button', { name: 'Resign' }).click({ timeout: 10000 });
-  } catch (e) {
-    if (!(await page.locator('.status.over').count())) throw e;
-  }
+  await resignUnlessOver(page);
   await page.locator('.status.over').waitFor();
   await page.goto(`${server.url}/replay/${st}`);
   await page.getByRole('heading', { name: /Replay/ }).waitFor();

@@ -29,6 +29,27 @@ function countSounds() {
   };
 }
 
+/** @typedef {{square: string, text: string, still: boolean, attackerHidden: boolean, defenderHidden: boolean}} Pop */
+
+/** Note every battle announcement as it is added to the page (`window.__pops`, each a {@link Pop}). */
+function notePops() {
+  const w = /** @type {any} */ (window);
+  w.__pops = [];
+  new MutationObserver((changes) => {
+    for (const c of changes) for (const n of c.addedNodes) {
+      if (n instanceof HTMLElement && n.classList.contains('battle-pop')) {
+        w.__pops.push({
+          square: n.dataset.square,
+          text: n.querySelector('.battle-text')?.textContent ?? '',
+          still: n.classList.contains('still'),
+          attackerHidden: !!n.querySelector('.fighter.attacker.hidden'),
+          defenderHidden: !!n.querySelector('.fighter.defender.hidden'),
+        });
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
 /** The first move event of `game` with a challenge, after `from` frames, and the observation before it. */
 function challengeIn(/** @type {string[]} */ frames, /** @type {string} */ game, /** @type {number} */ from) {
   let before = null;
@@ -105,13 +126,16 @@ async function endsAt(/** @type {import('playwright-core').Page} */ page, /** @t
 test('a Generals challenge is announced in the seat\'s words and never names a hidden rank (reveal=none); sound is off by default, remembered, then plays; the end screen gives the reason', { timeout: 240000 }, async () => {
   const { page, context, frames, errors } = await newPage(chrome.browser, DESKTOP, { reducedMotion: 'reduce' });
   await context.addInitScript(countSounds);
+  // Every announcement is noted as it appears: the bot may answer at once with a challenge
+  // of its own elsewhere, which replaces the one on the board before the test could look.
+  await context.addInitScript(notePops);
   page.on('dialog', (d) => d.accept());
   // A game that its first challenge ends (a Flag taken, or the bot's Flag home just before)
   // clears the side panel's sentence with its end and cannot be resigned: a new one is started.
-  /** @type {import('playwright-core').Locator|null} */
-  let pop = null;
+  let went = false;
   let game = '';
-  for (let tries = 0; tries < 4 && !pop; tries++) {
+  for (let tries = 0; tries < 4 && !went; tries++) {
+    await page.evaluate(() => { /** @type {any} */ (window).__pops = []; });
     const played = await playToChallenge(page, server.url, frames);
     game = played.game;
     const { me, found } = played;
@@ -127,32 +151,33 @@ test('a Generals challenge is announced in the seat\'s words and never names a h
       return { mine, myCode, expected };
     };
 
-    // the announcement at the square
-    const there = page.locator(`.battle-pop[data-square="${found.view.to}"]`);
-    await there.waitFor({ timeout: 3000 });
-    assert.ok(await there.evaluate((el) => el.classList.contains('still')), 'reduced motion: the announcement does not move');
-    const said = (await there.locator('.battle-text').textContent()) ?? '';
+    // the announcement at the square, as it appeared
+    await page.waitForFunction((sq) => /** @type {any} */ (window).__pops.some((p) => p.square === sq), found.view.to, { timeout: 3000 });
+    /** @type {Pop[]} */
+    const pops = (await page.evaluate(() => /** @type {any} */ (window).__pops)).filter((/** @type {Pop} */ p) => p.square === found.view.to);
     // The bot may have answered at once with a challenge on the same square: the square then
     // announces the newest one. It is one of the last two there (one may have come after reading).
     const latest = challengesIn(frames, game, found.at).filter((c) => c.view.to === found.view.to).slice(-2);
-    const shown = latest.find((c) => told(c).expected === said);
-    assert.ok(shown, `the square announces its latest challenge: ${said} (expected ${latest.map((c) => told(c).expected).join(' or ')})`);
+    const shown = latest.find((c) => pops.some((p) => p.text === told(c).expected));
+    assert.ok(shown, `the square announces its latest challenge: ${pops.map((p) => p.text).join(' / ')} (expected ${latest.map((c) => told(c).expected).join(' or ')})`);
     const { mine, myCode, expected } = told(shown);
+    const said = expected;
+    const there = /** @type {Pop} */ (pops.find((p) => p.text === said));
+    assert.ok(there.still, 'reduced motion: the announcement does not move');
     // nothing hidden: no rank but the seat's own is named, and the enemy piece is drawn as a back
     const rest = said.replace(nameOf(myCode), '');
     for (const r of RANKS) assert.ok(!rest.includes(r), `the announcement names a hidden rank (${r}): ${said}`);
-    const enemy = there.locator(`.fighter.${mine ? 'defender' : 'attacker'}`);
-    assert.ok(await enemy.evaluate((el) => el.classList.contains('hidden')), 'the enemy piece is drawn face down');
-    assert.equal(await there.locator(`.fighter.${mine ? 'attacker' : 'defender'}.hidden`).count(), 0, 'the seat\'s own piece is drawn face up');
+    assert.ok(mine ? there.defenderHidden : there.attackerHidden, 'the enemy piece is drawn face down');
+    assert.ok(!(mine ? there.attackerHidden : there.defenderHidden), 'the seat\'s own piece is drawn face up');
     if (await endsAt(page, frames, game, shown.at)) continue;
     // the side panel says it too, until this seat's next move (unless another battle followed at once)
     const later = challengeIn(frames, game, shown.at + 1);
     if (!later) assert.equal(await page.locator('.side-panel .notice').textContent(), expected);
-    pop = there;
+    went = true;
   }
-  assert.ok(pop, 'a game went on after its first challenge');
+  assert.ok(went, 'a game went on after its first challenge');
   // it goes by itself
-  await pop.waitFor({ state: 'detached', timeout: 5000 });
+  await page.waitForFunction(() => !document.querySelector('.battle-pop'), null, { timeout: 5000 });
 
   // sound: off by default, so nothing was played at all
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).__tones), 0, 'no sound while sound is off');

@@ -50,6 +50,14 @@ function notePops() {
   }).observe(document, { childList: true, subtree: true });
 }
 
+/** The announcements noted at `square` (waiting up to 3 s for the first). */
+async function popsAt(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ square) {
+  await page.waitForFunction((sq) => /** @type {any} */ (window).__pops.some((/** @type {Pop} */ p) => p.square === sq), square, { timeout: 3000 });
+  /** @type {Pop[]} */
+  const pops = await page.evaluate(() => /** @type {any} */ (window).__pops);
+  return pops.filter((p) => p.square === square);
+}
+
 /** The first move event of `game` with a challenge, after `from` frames, and the observation before it. */
 function challengeIn(/** @type {string[]} */ frames, /** @type {string} */ game, /** @type {number} */ from) {
   let before = null;
@@ -152,21 +160,18 @@ test('a Generals challenge is announced in the seat\'s words and never names a h
     };
 
     // the announcement at the square, as it appeared
-    await page.waitForFunction((sq) => /** @type {any} */ (window).__pops.some((p) => p.square === sq), found.view.to, { timeout: 3000 });
-    /** @type {Pop[]} */
-    const pops = (await page.evaluate(() => /** @type {any} */ (window).__pops)).filter((/** @type {Pop} */ p) => p.square === found.view.to);
+    const pops = await popsAt(page, found.view.to);
     // The bot may have answered at once with a challenge on the same square: the square then
     // announces the newest one. It is one of the last two there (one may have come after reading).
     const latest = challengesIn(frames, game, found.at).filter((c) => c.view.to === found.view.to).slice(-2);
     const shown = latest.find((c) => pops.some((p) => p.text === told(c).expected));
     assert.ok(shown, `the square announces its latest challenge: ${pops.map((p) => p.text).join(' / ')} (expected ${latest.map((c) => told(c).expected).join(' or ')})`);
     const { mine, myCode, expected } = told(shown);
-    const said = expected;
-    const there = /** @type {Pop} */ (pops.find((p) => p.text === said));
+    const there = /** @type {Pop} */ (pops.find((p) => p.text === expected));
     assert.ok(there.still, 'reduced motion: the announcement does not move');
     // nothing hidden: no rank but the seat's own is named, and the enemy piece is drawn as a back
-    const rest = said.replace(nameOf(myCode), '');
-    for (const r of RANKS) assert.ok(!rest.includes(r), `the announcement names a hidden rank (${r}): ${said}`);
+    const rest = expected.replace(nameOf(myCode), '');
+    for (const r of RANKS) assert.ok(!rest.includes(r), `the announcement names a hidden rank (${r}): ${expected}`);
     assert.ok(mine ? there.defenderHidden : there.attackerHidden, 'the enemy piece is drawn face down');
     assert.ok(!(mine ? there.attackerHidden : there.defenderHidden), 'the seat\'s own piece is drawn face up');
     if (await endsAt(page, frames, game, shown.at)) continue;
@@ -215,17 +220,7 @@ test('a Stratego attack is announced with both ranks, as its rules show them to 
   page.on('dialog', (d) => d.accept());
   // Every announcement is noted as it appears: the bot may answer at once with a battle of its
   // own, which replaces the one on the board before the test could look at it.
-  await page.addInitScript(() => {
-    const w = /** @type {any} */ (window);
-    w.__pops = [];
-    new MutationObserver((changes) => {
-      for (const c of changes) for (const n of c.addedNodes) {
-        if (n instanceof HTMLElement && n.classList.contains('battle-pop')) {
-          w.__pops.push({ square: n.dataset.square, text: n.querySelector('.battle-text')?.textContent ?? '', hidden: n.querySelectorAll('.fighter.hidden').length });
-        }
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
+  await page.addInitScript(notePops);
   const game = await botGame(page, server.url, 'Cid', { game: 'stratego', title: 'Stratego', options: { army: 'duel' }, clock: 'none' });
   await page.getByRole('heading', { name: 'Set up your army' }).waitFor();
   const me = (await page.locator('.setup-head h1').textContent())?.includes('Red') ? 'red' : 'blue';
@@ -250,14 +245,12 @@ test('a Stratego attack is announced with both ranks, as its rules show them to 
   }
   assert.ok(attack, 'an attack happened');
   const at = attack.to;
-  await page.waitForFunction((sq) => /** @type {any} */ (window).__pops.some((p) => p.square === sq), at, { timeout: 3000 });
-  /** @type {{square: string, text: string, hidden: number}[]} */
-  const pops = (await page.evaluate(() => /** @type {any} */ (window).__pops)).filter((/** @type {any} */ p) => p.square === at);
+  const pops = await popsAt(page, at);
   const names = { '10': 'Marshal', '9': 'General', '3': 'Miner', '2': 'Scout', S: 'Spy', B: 'Bomb', F: 'Flag' };
   const both = (/** @type {string} */ said) => [attack.attack.attacker, attack.attack.defender].every((code) => said.includes(/** @type {any} */ (names)[code]));
   const pop = pops.find((p) => both(p.text));
   assert.ok(pop, `both ranks are named: ${pops.map((p) => p.text).join(' / ')}`);
-  assert.equal(pop.hidden, 0, 'both pieces are drawn face up');
+  assert.ok(!pop.attackerHidden && !pop.defenderHidden, 'both pieces are drawn face up');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -643,6 +643,92 @@ fn a_piece_that_attacks_is_likelier_a_general_or_a_spy_to_the_expert() {
     );
 }
 
+/// White's knowledge after `moves` (White's and Black's in turn) from the test setups.
+fn white_after(moves: &[&str]) -> Knowledge<gg::Generals> {
+    let o = gg::GeneralsOptions::default();
+    let setup = |seat, text| gg::Setup::parse(seat, &o.army, text).unwrap();
+    let setups = gg::Setups([
+        setup(Seat::First, setups::GENERALS_WHITE),
+        setup(Seat::Second, setups::GENERALS_BLACK),
+    ]);
+    let mut m = Match::<gg::Generals>::start(&o, setups, &mut rng_from_seed(1)).unwrap();
+    for mv in moves {
+        m.play(mv.parse().unwrap()).unwrap();
+    }
+    Knowledge::of(&m, Seat::First)
+}
+
+/// The prior weights of the enemy piece that started on `start`, in `b`.
+fn generals_prior(b: &salpakan_ai::belief::Belief, start: &str) -> [f64; 15] {
+    let start: gg::Square = start.parse().unwrap();
+    let t = b
+        .tokens()
+        .iter()
+        .find(|t| usize::from(t.start) == start.index())
+        .unwrap();
+    std::array::from_fn(|i| t.prior[i])
+}
+
+#[test]
+fn a_piece_that_moves_away_when_approached_is_likelier_the_flag_and_unlikelier_the_five_star_to_the_expert()
+ {
+    use gg::Piece::*;
+    // White's Sergeant steps from c4 to c5, next to Black's piece on c6, which then moves
+    // away to d6; against the same moves with White's Sergeant stepping to b4 instead, far
+    // from it. The piece moved once in both: only its answer to the approach differs.
+    let fled = white_after(&["c3-c4", "i7-i6", "c4-c5", "c6-d6"]);
+    let walked = white_after(&["c3-c4", "i7-i6", "c4-b4", "c6-d6"]);
+    let (f, w) = (
+        generals_prior(&gg::Generals::expert_belief(&fled), "c6"),
+        generals_prior(&gg::Generals::expert_belief(&walked), "c6"),
+    );
+    let ratio = |p: gg::Piece| f[p as usize] / w[p as usize];
+    assert!(
+        ratio(Flag) >= 1.5,
+        "the Flag's weight moved by {}",
+        ratio(Flag)
+    );
+    assert!(
+        ratio(FiveStar) <= 0.6,
+        "the Five-star's by {}",
+        ratio(FiveStar)
+    );
+    assert!(ratio(Spy) <= 0.6, "a Spy's by {}", ratio(Spy));
+    assert!(ratio(Colonel) > 1.0, "a Colonel's by {}", ratio(Colonel));
+    // The reference belief (`mcts`'s, fixed) reads no answer.
+    assert_eq!(
+        generals_prior(&gg::Generals::belief(&fled), "c6"),
+        generals_prior(&gg::Generals::belief(&walked), "c6")
+    );
+}
+
+#[test]
+fn a_piece_that_stands_and_does_not_attack_when_approached_is_unlikelier_the_five_star_or_a_spy_to_the_expert()
+ {
+    use gg::Piece::*;
+    // White's Sergeant steps next to Black's piece on c6, and Black moves another piece;
+    // against White's Sergeant stepping to b4, far from it.
+    let stood = white_after(&["c3-c4", "i7-i6", "c4-c5", "i6-i5"]);
+    let apart = white_after(&["c3-c4", "i7-i6", "c4-b4", "i6-i5"]);
+    let (s, a) = (
+        generals_prior(&gg::Generals::expert_belief(&stood), "c6"),
+        generals_prior(&gg::Generals::expert_belief(&apart), "c6"),
+    );
+    let ratio = |p: gg::Piece| s[p as usize] / a[p as usize];
+    assert!(
+        ratio(FiveStar) <= 0.5,
+        "the Five-star's weight moved by {}",
+        ratio(FiveStar)
+    );
+    assert!(ratio(Spy) <= 0.5, "a Spy's by {}", ratio(Spy));
+    assert!(ratio(Sergeant) > 1.0, "a Sergeant's by {}", ratio(Sergeant));
+    // The Black piece on i7, which moved away from nothing, is weighed as before.
+    assert_eq!(
+        generals_prior(&gg::Generals::expert_belief(&stood), "i7"),
+        generals_prior(&gg::Generals::expert_belief(&apart), "i7")
+    );
+}
+
 /// A Generals game with the army `army` (`code:count` list), the setups `white` and `black`
 /// (`square:code` lists), after `moves`.
 fn generals_game(army: &str, white: &str, black: &str, moves: &[&str]) -> gg::Generals {

@@ -122,10 +122,10 @@ pub fn expert_belief(k: &Knowledge<Generals>) -> Belief {
     )
 }
 
-/// The `expert`'s weight of each rank (in [`Piece::ALL`]'s order) for a piece that never
-/// attacked, by how it answered one of ours stepping next to it: first row, it moved away;
-/// second row, the enemy moved another piece (it stood and did not attack). Each answer
-/// counts once a piece. Counted from the records of 1,542 games (the expert and its trial
+/// The `expert`'s weight of each rank (in [`Piece::ALL`]'s order) for a piece by how it
+/// answered one of ours stepping next to it before it had ever attacked: first row, it
+/// moved away; second row, the enemy moved another piece (it stood and did not attack).
+/// Each answer counts once a piece (and a later attack adds the attackers' weights). Counted from the records of 1,542 games (the expert and its trial
 /// builds against `mcts`, and against itself), at each of 37,974 such approaches before the
 /// 60th ply, the rank of the piece approached by its answer against all answers: a piece
 /// that moved away was the Flag 5.6 times as often, the Five-star 0.4, a Spy or a Private

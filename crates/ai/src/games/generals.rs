@@ -83,7 +83,13 @@ fn own_setup(k: &Knowledge<Generals>) -> Setup {
 /// The belief of `k`'s seat about the enemy army.
 #[must_use]
 pub fn belief(k: &Knowledge<Generals>) -> Belief {
-    belief_with(k, &RUNNER, &[1.0; RECENT + 1], reference_attacker, None)
+    belief_with(
+        k,
+        &RUNNER,
+        &[1.0; RECENT + 1],
+        reference_attacker,
+        &[[1.0; 15]; 2],
+    )
 }
 
 /// The belief's Flag weight for a piece standing `d` ranks from its own back rank, by
@@ -118,21 +124,22 @@ pub fn expert_belief(k: &Knowledge<Generals>) -> Belief {
         &EXPERT_RUNNER,
         &EXPERT_BUSY,
         expert_attacker,
-        Some(&EXPERT_RESPONSE),
+        &EXPERT_RESPONSE,
     )
 }
 
 /// The `expert`'s weight of each rank (in [`Piece::ALL`]'s order) for a piece by how it
 /// answered one of ours stepping next to it before it had ever attacked: first row, it
 /// moved away; second row, the enemy moved another piece (it stood and did not attack).
-/// Each answer counts once a piece (and a later attack adds the attackers' weights). Counted from the records of 1,542 games (the expert and its trial
-/// builds against `mcts`, and against itself), at each of 37,974 such approaches before the
-/// 60th ply, the rank of the piece approached by its answer against all answers: a piece
-/// that moved away was the Flag 5.6 times as often, the Five-star 0.4, a Spy or a Private
-/// 0.5, a Colonel 1.5; one that stood was the Five-star 0.3 times as often, a Spy 0.4 (those
-/// attack), a Sergeant 1.3, whichever bot answered (`docs/ai.md`, *Fourteenth session*).
-/// The weights are milder than those odds, the Flag's most (a piece that moves away is also
-/// a busy one, [`EXPERT_BUSY`]).
+/// Each answer counts once a piece (and a later attack adds the attackers' weights).
+/// Counted from the records of 1,542 games (the expert and its trial builds against `mcts`,
+/// and against itself), at each of 37,974 such approaches before the 60th ply, the rank of
+/// the piece approached by its answer against all answers: a piece that moved away was the
+/// Flag 5.6 times as often, the Five-star 0.4, a Spy or a Private 0.5, a Colonel 1.5; one
+/// that stood was the Five-star 0.3 times as often, a Spy 0.4 (those attack), a Sergeant
+/// 1.3, whichever bot answered (`docs/ai.md`, *Fourteenth session*). The weights are milder
+/// than those odds, the Flag's most (a piece that moves away is also a busy one,
+/// [`EXPERT_BUSY`]).
 const EXPERT_RESPONSE: [[f64; 15]; 2] = [
     [
         0.4, 0.5, 0.8, 1.1, 1.2, 1.3, 1.2, 1.2, 1.1, 1.0, 0.9, 0.6, 0.45, 0.4, 2.0,
@@ -194,7 +201,7 @@ fn belief_with(
     runner: &[f64; RANKS as usize],
     busy: &[f64; RECENT + 1],
     attacker: fn(Piece, u32) -> f64,
-    response: Option<&[[f64; 15]; 2]>,
+    response: &[[f64; 15]; 2],
 ) -> Belief {
     let me = k.seat();
     let enemy = me.other();
@@ -375,11 +382,9 @@ fn belief_with(
             if p != Piece::Flag && t.attacks > 0 {
                 w *= attacker(p, t.attacks);
             }
-            if let Some(r) = response {
-                for (c, &did) in responded[i].iter().enumerate() {
-                    if did {
-                        w *= r[c][p as usize];
-                    }
+            for (c, &did) in responded[i].iter().enumerate() {
+                if did {
+                    w *= response[c][p as usize];
                 }
             }
             t.prior[p as usize] = w;

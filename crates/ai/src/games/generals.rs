@@ -88,9 +88,12 @@ pub fn belief(k: &Knowledge<Generals>) -> Belief {
         &RUNNER,
         &[1.0; RECENT + 1],
         reference_attacker,
-        &[[1.0; 15]; 2],
+        &[[1.0; KINDS]; 2],
     )
 }
+
+/// How many kinds of piece an army has ([`Piece::ALL`]).
+const KINDS: usize = Piece::ALL.len();
 
 /// The belief's Flag weight for a piece standing `d` ranks from its own back rank, by
 /// `d`: a piece running deep into our half may be a Flag trying to arrive.
@@ -140,7 +143,7 @@ pub fn expert_belief(k: &Knowledge<Generals>) -> Belief {
 /// 1.3, whichever bot answered (`docs/ai.md`, *Fourteenth session*). The weights are milder
 /// than those odds, the Flag's most (a piece that moves away is also a busy one,
 /// [`EXPERT_BUSY`]).
-const EXPERT_RESPONSE: [[f64; 15]; 2] = [
+const EXPERT_RESPONSE: [[f64; KINDS]; 2] = [
     [
         0.4, 0.5, 0.8, 1.1, 1.2, 1.3, 1.2, 1.2, 1.1, 1.0, 0.9, 0.6, 0.45, 0.4, 2.0,
     ],
@@ -201,7 +204,7 @@ fn belief_with(
     runner: &[f64; RANKS as usize],
     busy: &[f64; RECENT + 1],
     attacker: fn(Piece, u32) -> f64,
-    response: &[[f64; 15]; 2],
+    response: &[[f64; KINDS]; 2],
 ) -> Belief {
     let me = k.seat();
     let enemy = me.other();
@@ -215,7 +218,7 @@ fn belief_with(
     for (s, v) in &k.initial().board {
         if v.owner == enemy_name {
             board[s.index()] = Occ::Enemy(tokens.len());
-            let mut t = Token::new(s.index() as u8, 15);
+            let mut t = Token::new(s.index() as u8, KINDS);
             if let Some(p) = v.piece {
                 t.restrict(1 << p as usize);
             }

@@ -679,6 +679,25 @@ fn answer_moves_weights(approached: &[&str], apart: &[&str], start: &str) -> [f6
     std::array::from_fn(|i| a[i] / b[i])
 }
 
+/// Asserts that each rank's weight in `r` moved by at most (`below`) or at least (`above`)
+/// the factor given.
+fn assert_weights_moved(r: &[f64; 15], below: &[(gg::Piece, f64)], above: &[(gg::Piece, f64)]) {
+    for &(p, most) in below {
+        assert!(
+            r[p as usize] <= most,
+            "{p:?}'s weight moved by {}",
+            r[p as usize]
+        );
+    }
+    for &(p, least) in above {
+        assert!(
+            r[p as usize] >= least,
+            "{p:?}'s weight moved by {}",
+            r[p as usize]
+        );
+    }
+}
+
 #[test]
 fn a_piece_that_moves_away_when_approached_is_likelier_the_flag_and_unlikelier_the_five_star_to_the_expert()
  {
@@ -691,20 +710,11 @@ fn a_piece_that_moves_away_when_approached_is_likelier_the_flag_and_unlikelier_t
         &["c3-c4", "i7-i6", "c4-b4", "c6-d6"],
         "c6",
     );
-    for (p, most) in [(FiveStar, 0.6), (Spy, 0.6)] {
-        assert!(
-            r[p as usize] <= most,
-            "{p:?}'s weight moved by {}",
-            r[p as usize]
-        );
-    }
-    for (p, least) in [(Flag, 1.5), (Colonel, 1.01)] {
-        assert!(
-            r[p as usize] >= least,
-            "{p:?}'s weight moved by {}",
-            r[p as usize]
-        );
-    }
+    assert_weights_moved(
+        &r,
+        &[(FiveStar, 0.6), (Spy, 0.6)],
+        &[(Flag, 1.5), (Colonel, 1.01)],
+    );
 }
 
 #[test]
@@ -716,13 +726,7 @@ fn a_piece_that_stands_and_does_not_attack_when_approached_is_unlikelier_the_fiv
     let stood = ["c3-c4", "i7-i6", "c4-c5", "i6-i5"];
     let apart = ["c3-c4", "i7-i6", "c4-b4", "i6-i5"];
     let r = answer_moves_weights(&stood, &apart, "c6");
-    for (p, most) in [(FiveStar, 0.5), (Spy, 0.5)] {
-        assert!(
-            r[p as usize] <= most,
-            "{p:?}'s weight moved by {}",
-            r[p as usize]
-        );
-    }
+    assert_weights_moved(&r, &[(FiveStar, 0.5), (Spy, 0.5)], &[]);
     assert!(
         r[Sergeant as usize] > 1.0,
         "a Sergeant's by {}",

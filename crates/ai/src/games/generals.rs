@@ -562,7 +562,8 @@ pub fn search_evaluate(g: &Generals, seat: Seat) -> f64 {
 const RACE: f64 = 4.0;
 
 /// The `expert`'s leaf evaluation: [`search_evaluate`] with its logit compressed
-/// (`COMPRESS`), a Flag's nearly won race rewarded (`NEAR_RACE`), and the chance that a
+/// (`COMPRESS`), a Flag's nearly won race rewarded (`NEAR_RACE`), the hunt of an enemy
+/// Flag whose army is down to a few pieces (`Scan::hunt`), and the chance that a
 /// besieged Flag falls (see `Scan::siege`) taken off its side's winning chance. The
 /// chance is counted apart from the rest: a side far ahead in material still loses the game
 /// with its Flag, where a penalty in logits would vanish in an evaluation near 1 (where the
@@ -572,6 +573,13 @@ const RACE: f64 = 4.0;
 /// same value bit for bit, in about two fifths of the time (`docs/ai.md`).
 #[must_use]
 pub fn expert_evaluate(g: &Generals, seat: Seat) -> f64 {
+    expert_evaluate_in(g, seat, None)
+}
+
+/// [`expert_evaluate`] in a search that `hunt`s ([`hunt`]): the seat's hunt of the enemy's
+/// Flag added to its logit ([`Scan::hunt`]) and the search's centre taken off it before it
+/// becomes a chance.
+fn expert_evaluate_in(g: &Generals, seat: Seat, hunt: Option<f64>) -> f64 {
     if let Some(v) = terminal(g, seat) {
         return v;
     }
@@ -579,14 +587,9 @@ pub fn expert_evaluate(g: &Generals, seat: Seat) -> f64 {
         return search_evaluate(g, seat);
     };
     let scan = Scan::read(g);
-    let margins = Seat::BOTH
-        .map(|side| scan.flags[side.index()].map(|f| scan.race_margin(side, f, mover == side)));
-    let mut x = COMPRESS * super::logit(scan.search_evaluate(seat, mover, margins));
-    for side in Seat::BOTH {
-        if let Some(margin) = margins[side.index()] {
-            let near = near_race(margin);
-            x += if side == seat { near } else { -near };
-        }
+    let mut x = scan.expert_logit(seat, mover);
+    if let Some(centre) = hunt {
+        x += scan.hunt(seat) - centre;
     }
     let mut v = squash(x);
     for &(s, side, p) in scan.pieces() {
@@ -605,7 +608,7 @@ pub fn expert_evaluate(g: &Generals, seat: Seat) -> f64 {
 /// [`expert_evaluate`] from its parts, as it was written before [`Scan`]: the reference
 /// the one-scan evaluation must equal bit for bit.
 #[cfg(test)]
-fn expert_evaluate_by_parts(g: &Generals, seat: Seat) -> f64 {
+fn expert_evaluate_by_parts(g: &Generals, seat: Seat, hunting: bool) -> f64 {
     if let Some(v) = terminal(g, seat) {
         return v;
     }
@@ -628,6 +631,9 @@ fn expert_evaluate_by_parts(g: &Generals, seat: Seat) -> f64 {
             x += if side == seat { near } else { -near };
         }
     }
+    if hunting {
+        x += hunt_by_squares(g, seat);
+    }
     let mut v = squash(x);
     for s in Square::all() {
         if let Some((side, Piece::Flag)) = g.at(s) {
@@ -642,9 +648,73 @@ fn expert_evaluate_by_parts(g: &Generals, seat: Seat) -> f64 {
     v
 }
 
+/// [`Scan::hunt`] by squares: the reference.
+#[cfg(test)]
+fn hunt_by_squares(g: &Generals, side: Seat) -> f64 {
+    let Some(f) = Square::all().find(|&s| g.at(s) == Some((side.other(), Piece::Flag))) else {
+        return 0.0;
+    };
+    let enemies = Square::all()
+        .filter(|&s| matches!(g.at(s), Some((o, _)) if o != side))
+        .count();
+    if enemies > HUNTED_ARMY {
+        return 0.0;
+    }
+    let mut steps: Vec<u8> = Square::all()
+        .filter(|&s| matches!(g.at(s), Some((o, p)) if o == side && p != Piece::Flag))
+        .map(|s| s.steps_to(f).min(HUNT_FAR))
+        .chain([HUNT_FAR; 2])
+        .collect();
+    steps.sort_unstable();
+    HUNT * f64::from(2 * HUNT_FAR - steps[0] - steps[1])
+}
+
 /// How much the `expert` compresses the search's evaluation (its logit), so that a side far
 /// ahead still sees what it gains by winning now and what it risks.
 const COMPRESS: f64 = 0.5;
+
+/// The most pieces (its Flag among them) an army may have left for the other side to hunt
+/// its Flag ([`Scan::hunt`]).
+const HUNTED_ARMY: usize = 2;
+
+/// How many pieces more than the enemy's the seat needs to hunt ([`hunt`]): two hunters
+/// besides one piece for each of the enemy's.
+const SPARE_HUNTERS: usize = 2;
+
+/// The hunt's logit a step ([`Scan::hunt`]).
+const HUNT: f64 = 0.1;
+
+/// The steps a hunter counts at most ([`Scan::hunt`]).
+const HUNT_FAR: u8 = 12;
+
+/// Whether the `expert`'s search from the seat's knowledge hunts the enemy's Flag: when the
+/// enemy's army is down to [`HUNTED_ARMY`] pieces and the seat's is larger by
+/// [`SPARE_HUNTERS`] (with no more than that, hunting sent its few pieces onto the enemy's
+/// escorts and its own Flag astray), the leaves count the seat's hunt
+/// ([`Scan::hunt`]) and the search is centred (see `super::centre`) on the root's sampled
+/// states, so that the hunt's steps, worth a few hundredths of a logit each, still tell
+/// moves apart when the seat is far ahead. `None` otherwise: only at the root, so that no
+/// capture in the tree (the enemy's fourth last piece) changes how its leaves are valued.
+#[must_use]
+fn hunt(k: &Knowledge<Generals>, pool: &[Generals]) -> Option<f64> {
+    let seat = k.seat();
+    let first = pool.first()?;
+    let army = |side: Seat| {
+        Square::all()
+            .filter(|&s| matches!(first.at(s), Some((o, _)) if o == side))
+            .count()
+    };
+    let (own, enemies) = (army(seat), army(seat.other()));
+    if enemies > HUNTED_ARMY || own < enemies + SPARE_HUNTERS {
+        return None;
+    }
+    Some(super::centre(pool.iter().map(|g| {
+        let scan = Scan::read(g);
+        g.to_move().map_or(0.0, |mover| {
+            scan.expert_logit(seat, mover) + scan.hunt(seat)
+        })
+    })))
+}
 
 /// The chance that a besieged Flag falls, by the besieger's distance to it.
 const SIEGE: [f64; 4] = [0.0, 0.5, 0.3, 0.15];
@@ -841,6 +911,53 @@ impl Scan {
         most
     }
 
+    /// The logit of the `expert`'s evaluation before the besieged Flags are taken off it
+    /// (and, hunting, before the hunt: [`expert_evaluate_in`]): [`Scan::search_evaluate`]
+    /// compressed and each side's nearly won race.
+    fn expert_logit(&self, seat: Seat, mover: Seat) -> f64 {
+        let margins = Seat::BOTH
+            .map(|side| self.flags[side.index()].map(|f| self.race_margin(side, f, mover == side)));
+        let mut x = COMPRESS * super::logit(self.search_evaluate(seat, mover, margins));
+        for side in Seat::BOTH {
+            if let Some(margin) = margins[side.index()] {
+                let near = near_race(margin);
+                x += if side == seat { near } else { -near };
+            }
+        }
+        x
+    }
+
+    /// The hunt of the enemy's Flag by `side` once the enemy's army is down to
+    /// [`HUNTED_ARMY`] pieces or fewer: [`HUNT`] in logits for `side` for each step that
+    /// each of its two nearest pieces (its Flag aside) stands nearer that Flag than
+    /// [`HUNT_FAR`], so that a second piece closes in: one piece alone cannot corner a Flag
+    /// on an open board, it only follows it. 0 with the enemy's army larger, or without its
+    /// Flag.
+    fn hunt(&self, side: Seat) -> f64 {
+        let Some(f) = self.flags[side.other().index()] else {
+            return 0.0;
+        };
+        let mut enemies = 0;
+        let mut near = [HUNT_FAR; 2];
+        for &(s, o, p) in self.pieces() {
+            if o != side {
+                enemies += 1;
+            } else if p != Piece::Flag {
+                let d = steps(s, f).min(HUNT_FAR);
+                if d < near[1] {
+                    near[1] = d;
+                    if near[1] < near[0] {
+                        near.swap(0, 1);
+                    }
+                }
+            }
+        }
+        if enemies > HUNTED_ARMY {
+            return 0.0;
+        }
+        HUNT * f64::from(2 * HUNT_FAR - near[0] - near[1])
+    }
+
     /// [`siege`] from the scan.
     fn siege(&self, g: &Generals, side: Seat, f: Square, side_moves: bool) -> f64 {
         let mut worst: f64 = 0.0;
@@ -957,9 +1074,16 @@ impl AiGame for Generals {
             |p| Piece::ALL[p].code().to_string(),
         )
     }
-    type ExpertContext = ();
+    /// Whether the search hunts, and its centre then ([`hunt`]); the analysis never does.
+    type ExpertContext = Option<f64>;
 
-    fn expert_context(_k: &Knowledge<Self>, _pool: &[Self]) {}
+    fn expert_context(_k: &Knowledge<Self>, _pool: &[Self]) -> Option<f64> {
+        None
+    }
+
+    fn expert_search_context(k: &Knowledge<Self>, pool: &[Self]) -> Option<f64> {
+        hunt(k, pool)
+    }
 
     const ROLLOUT_DEPTH: u32 = 0;
     const EXPLORATION: f64 = 0.4;
@@ -971,8 +1095,8 @@ impl AiGame for Generals {
         search_evaluate(g, seat)
     }
 
-    fn expert_evaluate(g: &Self, seat: Seat, _ctx: &()) -> f64 {
-        expert_evaluate(g, seat)
+    fn expert_evaluate(g: &Self, seat: Seat, hunt: &Option<f64>) -> f64 {
+        expert_evaluate_in(g, seat, *hunt)
     }
 
     fn view_move(view: &GeneralsView) -> Move {
@@ -1010,7 +1134,7 @@ impl AiGame for Generals {
         k: &Knowledge<Self>,
         pool: &[Self],
         legal: &[Move],
-        _ctx: &(),
+        _ctx: &Option<f64>,
     ) -> Vec<Move> {
         expert_root_moves(k, pool, legal)
     }
@@ -1334,17 +1458,23 @@ mod tests {
 
     #[test]
     fn the_one_scan_expert_evaluation_is_its_parts_bit_for_bit() {
-        let (mut races, mut sieges, mut threats, mut near) = (0, 0, 0, 0);
+        let (mut races, mut sieges, mut threats, mut near, mut hunts) = (0, 0, 0, 0, 0);
         for g in random_positions(60) {
             for seat in Seat::BOTH {
-                let fast = expert_evaluate(&g, seat);
-                let parts = expert_evaluate_by_parts(&g, seat);
-                assert_eq!(fast.to_bits(), parts.to_bits(), "{fast} against {parts}");
+                for hunting in [false, true] {
+                    let fast = expert_evaluate_in(&g, seat, hunting.then_some(0.0));
+                    let parts = expert_evaluate_by_parts(&g, seat, hunting);
+                    assert_eq!(fast.to_bits(), parts.to_bits(), "{fast} against {parts}");
+                }
             }
             let (Some(mover), false) = (g.to_move(), g.outcome().is_some()) else {
                 continue;
             };
             let scan = Scan::read(&g);
+            hunts += Seat::BOTH
+                .iter()
+                .filter(|&&side| scan.hunt(side) > 0.0)
+                .count();
             for &(s, side, p) in scan.pieces() {
                 if p == Piece::Flag {
                     races += usize::from(unstoppable(&g, side, s, mover == side));
@@ -1359,8 +1489,8 @@ mod tests {
         }
         // The positions reach every term the scan computes apart.
         assert!(
-            races > 0 && sieges > 0 && threats > 0 && near > 0,
-            "{races} {sieges} {threats} {near}"
+            races > 0 && sieges > 0 && threats > 0 && near > 0 && hunts > 0,
+            "{races} {sieges} {threats} {near} {hunts}"
         );
     }
 

@@ -42,7 +42,7 @@ const MAX_DEPTH: i32 = 64;
 /// in play: the expert plays on in a level position (a flip, a capture, a threat) rather
 /// than let the quiet-ply rule end it, and a position drifting towards that draw is drawn
 /// towards this value instead of 0. Measured at fixed budgets against `mcts` (`docs/ai.md`).
-pub const CONTEMPT: f64 = 2.0;
+const CONTEMPT: f64 = 2.0;
 
 /// What one search found.
 #[derive(Clone, Debug)]

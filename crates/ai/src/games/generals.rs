@@ -1074,7 +1074,7 @@ impl AiGame for Generals {
             |p| Piece::ALL[p].code().to_string(),
         )
     }
-    /// Whether the search hunts, and its centre then ([`hunt`]); the analysis never does.
+    /// Whether the search hunts, and its centre then (`hunt`); the analysis never does.
     type ExpertContext = Option<f64>;
 
     fn expert_context(_k: &Knowledge<Self>, _pool: &[Self]) -> Option<f64> {

@@ -11,6 +11,16 @@ use salpakan_engine::stratego::{
 };
 use salpakan_engine::{Game, Match, Seat, rng_from_seed};
 
+/// `n` hidden states sampled from the expert's belief of the seat's knowledge `k`.
+fn expert_samples<G: AiGame>(
+    k: &Knowledge<G>,
+    n: usize,
+    rng: &mut salpakan_engine::GameRng,
+) -> Vec<G> {
+    let b = G::expert_belief(k);
+    (0..n).map(|_| G::determinize(k, &b, rng)).collect()
+}
+
 fn s(file: u8, rank: u8) -> Square {
     Square::new(file, rank).unwrap()
 }
@@ -196,11 +206,7 @@ fn marshal_next_to_an_unmoved_piece(scouts: u8) -> (Move, Vec<Move>) {
     let k = Knowledge::of(&m, Seat::First);
     let attack = Move::new(s(4, 5), s(4, 6));
     assert!(k.legal_moves().contains(&attack));
-    let b = Stratego::expert_belief(&k);
-    let mut rng = rng_from_seed(3);
-    let pool: Vec<Stratego> = (0..32)
-        .map(|_| Stratego::determinize(&k, &b, &mut rng))
-        .collect();
+    let pool: Vec<Stratego> = expert_samples(&k, 32, &mut rng_from_seed(3));
     let ctx = sx::context(&k, &pool);
     assert!(ctx.bomb_share(s(4, 6)) > sx::BOMB_RISK);
     (attack, sx::root_moves(&k, &pool, k.legal_moves(), &ctx))
@@ -927,11 +933,8 @@ fn hunting_a_flag_the_expert_search_centres_its_evaluation() {
     // Stratego search does far ahead), here from a mean logit above 2.
     let m = a_lone_black_flag();
     let k = Knowledge::of(&m, Seat::First);
-    let b = gg::Generals::expert_belief(&k);
     let mut rng = rng_from_seed(3);
-    let pool: Vec<gg::Generals> = (0..8)
-        .map(|_| gg::Generals::determinize(&k, &b, &mut rng))
-        .collect();
+    let pool: Vec<gg::Generals> = expert_samples(&k, 8, &mut rng);
     let hunt = gg::Generals::expert_search_context(&k, &pool);
     assert!(hunt.is_some_and(|centre| centre > 0.0), "{hunt:?}");
     let centred = pool
@@ -949,10 +952,7 @@ fn hunting_a_flag_the_expert_search_centres_its_evaluation() {
         white_after(&["a3-a4", "a6-a5"]),
         Knowledge::of(&two_each, Seat::First),
     ] {
-        let b = gg::Generals::expert_belief(&k);
-        let pool: Vec<gg::Generals> = (0..8)
-            .map(|_| gg::Generals::determinize(&k, &b, &mut rng))
-            .collect();
+        let pool: Vec<gg::Generals> = expert_samples(&k, 8, &mut rng);
         assert_eq!(gg::Generals::expert_search_context(&k, &pool), None);
     }
 }
@@ -982,11 +982,7 @@ fn first_far_ahead() -> (Match<Stratego>, Vec<Stratego>) {
             };
             let k = Knowledge::of(&m, seat);
             if seat == Seat::First {
-                let b = Stratego::expert_belief(&k);
-                let mut rng = rng_from_seed(ply);
-                let pool: Vec<Stratego> = (0..32)
-                    .map(|_| Stratego::determinize(&k, &b, &mut rng))
-                    .collect();
+                let pool: Vec<Stratego> = expert_samples(&k, 32, &mut rng_from_seed(ply));
                 if mean_evaluation(&pool, &sx::context(&k, &pool)) > 0.99 {
                     return (m, pool);
                 }

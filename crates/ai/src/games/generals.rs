@@ -576,10 +576,10 @@ pub fn expert_evaluate(g: &Generals, seat: Seat) -> f64 {
     expert_evaluate_in(g, seat, None)
 }
 
-/// [`expert_evaluate`] in a search that `hunt`s ([`hunt`]): the seat's hunt of the enemy's
-/// Flag added to its logit ([`Scan::hunt`]) and the search's centre taken off it before it
-/// becomes a chance.
-fn expert_evaluate_in(g: &Generals, seat: Seat, hunt: Option<f64>) -> f64 {
+/// [`expert_evaluate`] in a search that hunts (`hunting`: its centre, from [`hunt`]): the
+/// seat's hunt of the enemy's Flag added to its logit ([`Scan::hunt`]) and the centre taken
+/// off it before it becomes a chance.
+fn expert_evaluate_in(g: &Generals, seat: Seat, hunting: Option<f64>) -> f64 {
     if let Some(v) = terminal(g, seat) {
         return v;
     }
@@ -588,7 +588,7 @@ fn expert_evaluate_in(g: &Generals, seat: Seat, hunt: Option<f64>) -> f64 {
     };
     let scan = Scan::read(g);
     let mut x = scan.expert_logit(seat, mover);
-    if let Some(centre) = hunt {
+    if let Some(centre) = hunting {
         x += scan.hunt(seat) - centre;
     }
     let mut v = squash(x);
@@ -1095,8 +1095,8 @@ impl AiGame for Generals {
         search_evaluate(g, seat)
     }
 
-    fn expert_evaluate(g: &Self, seat: Seat, hunt: &Option<f64>) -> f64 {
-        expert_evaluate_in(g, seat, *hunt)
+    fn expert_evaluate(g: &Self, seat: Seat, hunting: &Option<f64>) -> f64 {
+        expert_evaluate_in(g, seat, *hunting)
     }
 
     fn view_move(view: &GeneralsView) -> Move {

@@ -828,6 +828,42 @@ fn a_guard_walled_in_by_its_own_pieces_does_not_save_the_flag_in_time() {
     );
 }
 
+#[test]
+fn a_boxed_in_flag_is_likelier_lost_to_a_siege_than_one_with_a_square_to_flee_to() {
+    use salpakan_ai::games::generals as ai;
+    // Black's Five-star General on e3, two steps from White's Flag on e1, White to move, no
+    // White piece able to meet it in time. With White's Privates on d1, f1 and e2 the Flag
+    // has nowhere to go; with the third Private on i2 instead, e2 is free.
+    let black = "e8:FLG e6:5G a8:SPY g8:PVT h8:PVT i8:PVT";
+    let army = "FLG:1,5G:1,SPY:1,PVT:3";
+    let boxed = generals_game(
+        army,
+        "e1:FLG a1:5G i1:SPY d1:PVT f1:PVT e2:PVT",
+        black,
+        &GENERAL_TO_E3,
+    );
+    let free = generals_game(
+        army,
+        "e1:FLG a1:5G i1:SPY d1:PVT f1:PVT i2:PVT",
+        black,
+        &GENERAL_TO_E3,
+    );
+    let (boxed_v, free_v) = expert_values_where_the_plain_search_sees_none(&boxed, &free);
+    // The same siege (30% two steps away) counts 1.6 times: 48%.
+    let ratio = boxed_v / free_v;
+    assert!(
+        (ratio - (1.0 - 0.48) / (1.0 - 0.3)).abs() < 1e-9,
+        "boxed in {boxed_v:.4}, free {free_v:.4}"
+    );
+    // Black counts White's siege as before, boxed in or not: the enemy's Flag stands where a
+    // sample put it.
+    assert!(
+        (ai::expert_evaluate(&boxed, Seat::Second) - ai::expert_evaluate(&free, Seat::Second))
+            .abs()
+            < 1e-9
+    );
+}
+
 /// White's expert evaluation (as a logit) after its Four-star General on c3 steps to d3,
 /// less after it steps to b3: both on White's third rank, d3 two steps nearer Black's Flag
 /// on e8, far from every other piece.

@@ -565,7 +565,7 @@ const RACE: f64 = 4.0;
 /// (`COMPRESS`), a Flag's nearly won race rewarded (`NEAR_RACE`), the hunt of an enemy
 /// Flag whose army is down to a few pieces (`Scan::hunt`), and the chance that a
 /// besieged Flag falls (see `Scan::siege`; likelier for the seat's own Flag boxed in,
-/// [`BOXED`]) taken off its side's winning chance. The
+/// `BOXED`) taken off its side's winning chance. The
 /// chance is counted apart from the rest: a side far ahead in material still loses the game
 /// with its Flag, where a penalty in logits would vanish in an evaluation near 1 (where the
 /// search, finding every move as good, spreads its iterations evenly).

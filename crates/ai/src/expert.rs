@@ -19,6 +19,7 @@ struct Expert<G: AiGame> {
 
 impl<G: AiGame> Hooks<G> for Expert<G> {
     const INDEXED: bool = true;
+    const ROOT_PRIOR: f64 = G::EXPERT_ROOT_PRIOR;
 
     fn belief(&self, _k: &Knowledge<G>) -> G::Belief {
         self.belief.clone()

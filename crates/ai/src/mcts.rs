@@ -5,7 +5,8 @@
 //! flips are re-drawn as chance whenever a flip is played), descends the tree choosing
 //! among the moves legal in that sample by UCB with availability counts, expands one
 //! node, plays random moves for a few plies and scores the result with the game's
-//! evaluation. The move played is the root's most visited.
+//! evaluation. The move played is the root's most visited. On the indexed tree a search may
+//! start each root move with virtual visits at its one-ply value ([`Hooks::ROOT_PRIOR`]).
 
 use std::time::{Duration, Instant};
 
@@ -92,11 +93,29 @@ pub trait Hooks<G: AiGame> {
     /// children's moves and counts side by side, finds the children legal in a sample
     /// through a table of move slots ([`AiGame::move_slot`]) instead of scanning the
     /// children for each move, and passes over a child that cannot beat the best UCB score
-    /// without taking its square root. It chooses exactly the same moves for a seed and an
-    /// iteration budget (`indexed_selection_chooses_as_the_reference_does`), with 2.4 times
-    /// as many iterations a second in Generals and 1.5 in Stratego; the reference `mcts`
-    /// keeps the scan, so that it stays the fixed bar it was measured as.
+    /// without taking its square root. Without a root prior ([`Hooks::ROOT_PRIOR`]) it
+    /// chooses exactly the same moves for a seed and an iteration budget
+    /// (`indexed_selection_chooses_as_the_reference_does`), with 2.4 times as many
+    /// iterations a second in Generals and 1.5 in Stratego; the reference `mcts` keeps the
+    /// scan, so that it stays the fixed bar it was measured as.
     const INDEXED: bool = false;
+    /// The weight of a root prior, on the indexed tree only: each root move's child starts
+    /// with virtual visits at its one-ply value (the mean [`Hooks::evaluate`] over the sampled
+    /// states after the move), as many as this share of the iterations run, counted from at
+    /// least [`PRIOR_FLOOR_ITERATIONS`] (so that a timed search weighs it as a fixed budget
+    /// of as many iterations does). They count in the root's visits and means. 0 (the
+    /// default): no prior.
+    const ROOT_PRIOR: f64 = 0.0;
+}
+
+/// The iterations a root prior's weight is counted from at the least
+/// ([`Hooks::ROOT_PRIOR`]): the budget it was measured at.
+pub const PRIOR_FLOOR_ITERATIONS: u64 = 4000;
+
+/// The virtual visits of a root prior of weight `share` after `it` iterations.
+fn prior_visits(share: f64, it: u64) -> u32 {
+    // At most 2^32 visits: the float's conversion saturates.
+    (share * it.max(PRIOR_FLOOR_ITERATIONS) as f64).round() as u32
 }
 
 /// The reference search of the `mcts` bot: [`AiGame::belief`], [`AiGame::root_moves`],
@@ -154,6 +173,10 @@ pub fn search_with<G: AiGame, H: Hooks<G>>(
     let start = Start::new(k, legal, params, rng, hooks);
     let (root, iterations) = if H::INDEXED {
         let mut tree = flat::Flat::<G>::new(&start.legal);
+        if H::ROOT_PRIOR > 0.0 {
+            let values = start.one_ply_values(rng, hooks);
+            tree.set_prior(values, prior_visits(H::ROOT_PRIOR, 0));
+        }
         let iterations = run(&mut tree, &start, params, rng, hooks);
         (tree.root(), iterations)
     } else {
@@ -238,6 +261,27 @@ impl<G: AiGame> Start<G> {
         }
     }
 
+    /// Each root move's one-ply value for the seat: the mean evaluation over the sampled
+    /// states after it is played.
+    fn one_ply_values<H: Hooks<G>>(&self, rng: &mut GameRng, hooks: &H) -> Vec<f64> {
+        self.legal
+            .iter()
+            .map(|&mv| {
+                let sum: f64 = self
+                    .pool
+                    .iter()
+                    .map(|g| {
+                        let mut g = g.clone();
+                        G::before_play(&mut g, mv, rng);
+                        g.play_unchecked(mv);
+                        hooks.evaluate(&g, self.me)
+                    })
+                    .sum();
+                sum / self.pool.len() as f64
+            })
+            .collect()
+    }
+
     /// The sampled state of iteration `it`.
     fn sample(&self, it: u64) -> G {
         self.pool[(it as usize) % self.pool.len()].clone()
@@ -289,6 +333,9 @@ trait Tree<M> {
 
     /// Each root move with its visits and mean value for the seat.
     fn root(&self) -> Vec<(M, u32, f64)>;
+
+    /// Raises the root prior's virtual visits to `visits` a move (no prior: nothing).
+    fn weigh_prior(&mut self, _visits: u32) {}
 }
 
 /// The search loop: each iteration takes the next sampled state, descends the tree (the
@@ -332,6 +379,9 @@ fn run<G: AiGame, H: Hooks<G>, T: Tree<G::Move>>(
         let v = leaf_value(g, start.me, params, rng, hooks);
         tree.backup(&path, v, start.me);
         it += 1;
+        if H::ROOT_PRIOR > 0.0 {
+            tree.weigh_prior(prior_visits(H::ROOT_PRIOR, it));
+        }
     }
     it
 }
@@ -449,4 +499,19 @@ fn best_child<M: Copy>(
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PRIOR_FLOOR_ITERATIONS, prior_visits};
+
+    #[test]
+    fn a_root_prior_weighs_a_share_of_the_iterations_counted_from_the_floor() {
+        let share = 1.0 / 80.0;
+        assert_eq!(prior_visits(share, 0), 50);
+        assert_eq!(prior_visits(share, PRIOR_FLOOR_ITERATIONS), 50);
+        assert_eq!(prior_visits(share, 2 * PRIOR_FLOOR_ITERATIONS), 100);
+        assert_eq!(prior_visits(share, 20_000), 250);
+        assert_eq!(prior_visits(0.0, 20_000), 0);
+    }
 }

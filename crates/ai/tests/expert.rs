@@ -1076,3 +1076,31 @@ fn far_ahead_the_expert_search_centres_its_evaluation_so_that_moves_still_differ
         "the middle half of the moves spans {centred:.4} centred, {uncentred:.4} uncentred"
     );
 }
+
+#[test]
+fn the_stratego_expert_search_starts_each_root_move_with_virtual_visits_at_its_one_ply_value() {
+    // A middle game: `greedy` against `random` for 40 plies, First to move.
+    let o = StrategoOptions::default();
+    let setups = Setups(Seat::BOTH.map(|s| Setup::random(s, &o, &mut rng_from_seed(s as u64))));
+    let mut m = Match::<Stratego>::start(&o, setups, &mut rng_from_seed(1)).unwrap();
+    let bots: [BotSpec; 2] = ["greedy".parse().unwrap(), "random".parse().unwrap()];
+    for ply in 0..40u64 {
+        let seat = m.game().to_move().expect("the game goes on");
+        let mv = choose::<Stratego>(&bots[seat.index()], &Knowledge::of(&m, seat), ply);
+        m.play(mv).unwrap();
+    }
+    let k = Knowledge::of(&m, Seat::First);
+    let spec: BotSpec = "expert:iters=600".parse().unwrap();
+    let params = salpakan_ai::bots::mcts_params::<Stratego>(&spec);
+    let r = Stratego::expert_search(&k, &params, &mut rng_from_seed(9));
+    assert_eq!(r.iterations, 600);
+    // Below 4,000 iterations the prior is 4,000 / 80 = 50 visits a move, counted in the
+    // root's visits beside the iterations' own.
+    assert!(r.root.len() > 3, "{} root moves", r.root.len());
+    let visits: u32 = r.root.iter().map(|e| e.1).sum();
+    assert_eq!(visits as usize, 600 + 50 * r.root.len());
+    assert!(r.root.iter().all(|e| e.1 > 50), "every root move visited");
+    // The move played is the most visited, prior and search together.
+    let most = r.root.iter().map(|e| e.1).max().unwrap();
+    assert_eq!(r.root.iter().find(|e| e.0 == r.best).unwrap().1, most);
+}

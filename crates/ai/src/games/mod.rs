@@ -140,6 +140,11 @@ pub trait AiGame: Game {
     /// The search's UCB exploration constant, by default (`c` overrides it).
     const EXPLORATION: f64 = 0.7;
 
+    /// The weight of the `expert` search's root prior ([`crate::mcts::Hooks::ROOT_PRIOR`]):
+    /// each root move starts with this share of the iterations as virtual visits at its
+    /// one-ply evaluation. By default none (0).
+    const EXPERT_ROOT_PRIOR: f64 = 0.0;
+
     /// How many slots [`AiGame::move_slot`] numbers moves into.
     const MOVE_SLOTS: usize;
 

@@ -6,6 +6,7 @@
 //! shared by the expansion and the UCB choice; at the root, whose moves are the same at every
 //! visit, they are all its children, known without a look. A child that cannot beat the best
 //! UCB score so far is passed over without its division and square root ([`cannot_beat`]).
+//! Only this tree takes a root prior ([`Prior`]); without one it searches as the scan does.
 
 use rand::Rng;
 use salpakan_engine::{GameRng, Seat};
@@ -149,6 +150,18 @@ pub(super) struct Flat<G: AiGame> {
     root_distinct: bool,
     /// For each root move, whether a child of the root plays it.
     root_tried: Vec<bool>,
+    /// The root prior ([`Hooks::ROOT_PRIOR`](super::Hooks::ROOT_PRIOR)), if any.
+    prior: Option<Prior>,
+}
+
+/// A root prior: each root move's one-ply value, counted as virtual visits in its child.
+struct Prior {
+    /// Each root move's value, in the order of the root moves.
+    values: Vec<f64>,
+    /// Each child of the root's value, in the order of the children.
+    edge_values: Vec<f64>,
+    /// The virtual visits each child holds (a child expanded later starts with as many).
+    visits: u32,
 }
 
 impl<G: AiGame> Flat<G> {
@@ -165,7 +178,20 @@ impl<G: AiGame> Flat<G> {
             },
             root_distinct,
             root_tried: vec![false; root_moves.len()],
+            prior: None,
         }
+    }
+
+    /// Gives each root move (in the order of the root moves) a prior of `values`, worth
+    /// `visits` virtual visits a move, before the search starts.
+    pub(super) fn set_prior(&mut self, values: Vec<f64>, visits: u32) {
+        debug_assert!(self.nodes[0].is_empty(), "set before the first visit");
+        debug_assert_eq!(values.len(), self.root_tried.len());
+        self.prior = Some(Prior {
+            values,
+            edge_values: Vec::new(),
+            visits,
+        });
     }
 }
 
@@ -238,6 +264,15 @@ impl<G: AiGame> Tree<G::Move> for Flat<G> {
                 .filter(|&i| !tried[i])
                 .nth(pick)
                 .expect("counted");
+            // A child of the root starts with the prior's virtual visits, if there is one.
+            let (visits, value) = match &mut self.prior {
+                Some(prior) if node == 0 => {
+                    let value = prior.values[i];
+                    prior.edge_values.push(value);
+                    (prior.visits, value)
+                }
+                _ => (0, 0.0),
+            };
             if node == 0 {
                 self.root_tried[i] = true;
             }
@@ -248,10 +283,10 @@ impl<G: AiGame> Tree<G::Move> for Flat<G> {
                 mv: moves[i],
                 mover,
                 node: child,
-                visits: 0,
+                visits,
                 avail: 1,
-                total: 0.0,
-                mean: 0.0,
+                total: f64::from(visits) * value,
+                mean: value,
             });
             return Some((step(edges.len() - 1), moves[i], None));
         }
@@ -274,6 +309,22 @@ impl<G: AiGame> Tree<G::Move> for Flat<G> {
             .iter()
             .map(|e| (e.mv, e.visits, e.mean))
             .collect()
+    }
+
+    fn weigh_prior(&mut self, visits: u32) {
+        let Some(prior) = &mut self.prior else {
+            return;
+        };
+        if visits <= prior.visits {
+            return;
+        }
+        let more = visits - prior.visits;
+        prior.visits = visits;
+        for (e, &value) in self.nodes[0].iter_mut().zip(&prior.edge_values) {
+            e.visits += more;
+            e.total += f64::from(more) * value;
+            e.mean = e.total / f64::from(e.visits);
+        }
     }
 }
 
@@ -350,6 +401,49 @@ mod tests {
         );
         let (_, mv, next) = tree.descend(0, Seat::First, &moves, 0.7, rng).unwrap();
         assert_eq!((mv, next), (plain, Some(1)), "the second selects its child");
+    }
+
+    #[test]
+    fn with_a_root_prior_each_root_child_starts_with_its_virtual_visits_at_its_value() {
+        let moves = [step((0, 3), (0, 4)), step((1, 3), (1, 4))];
+        let mut tree = Flat::<Stratego>::new(&moves);
+        tree.set_prior(vec![0.25, 0.75], 50);
+        let rng = &mut rng_from_seed(5);
+        for _ in 0..2 {
+            let (step, _, next) = tree.descend(0, Seat::First, &moves, 0.7, rng).unwrap();
+            assert_eq!(next, None, "each visit expands a root move");
+            tree.backup(&[step], 1.0, Seat::First);
+        }
+        let mut root = tree.root();
+        root.sort_by(|a, b| a.2.total_cmp(&b.2));
+        // Each child: 50 visits at its prior and one real visit won.
+        assert_eq!(root[0].1, 51);
+        assert!((root[0].2 - (50.0 * 0.25 + 1.0) / 51.0).abs() < 1e-12);
+        assert_eq!(root[1].1, 51);
+        assert!((root[1].2 - (50.0 * 0.75 + 1.0) / 51.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_root_prior_weighed_more_adds_visits_at_its_value_and_never_takes_them_away() {
+        let moves = [step((0, 3), (0, 4)), step((1, 3), (1, 4))];
+        let mut tree = Flat::<Stratego>::new(&moves);
+        tree.set_prior(vec![0.2, 0.6], 10);
+        let rng = &mut rng_from_seed(7);
+        let (first, _, _) = tree.descend(0, Seat::First, &moves, 0.7, rng).unwrap();
+        tree.backup(&[first], 0.0, Seat::First);
+        tree.weigh_prior(30);
+        tree.weigh_prior(20);
+        // The child expanded after the prior was weighed more starts with all of it.
+        let (second, _, _) = tree.descend(0, Seat::First, &moves, 0.7, rng).unwrap();
+        tree.backup(&[second], 0.0, Seat::First);
+        let value = |m| if m == moves[0] { 0.2 } else { 0.6 };
+        for (m, visits, mean) in tree.root() {
+            assert_eq!(visits, 31, "{m:?}");
+            assert!(
+                (mean - 30.0 * value(m) / 31.0).abs() < 1e-12,
+                "{m:?} {mean}"
+            );
+        }
     }
 
     #[test]

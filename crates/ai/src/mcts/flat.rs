@@ -403,11 +403,17 @@ mod tests {
         assert_eq!((mv, next), (plain, Some(1)), "the second selects its child");
     }
 
-    #[test]
-    fn with_a_root_prior_each_root_child_starts_with_its_virtual_visits_at_its_value() {
+    /// Two root moves and a tree over them with a prior of `values` worth `visits`.
+    fn two_moves_with_prior(values: [f64; 2], visits: u32) -> ([Move; 2], Flat<Stratego>) {
         let moves = [step((0, 3), (0, 4)), step((1, 3), (1, 4))];
         let mut tree = Flat::<Stratego>::new(&moves);
-        tree.set_prior(vec![0.25, 0.75], 50);
+        tree.set_prior(values.to_vec(), visits);
+        (moves, tree)
+    }
+
+    #[test]
+    fn with_a_root_prior_each_root_child_starts_with_its_virtual_visits_at_its_value() {
+        let (moves, mut tree) = two_moves_with_prior([0.25, 0.75], 50);
         let rng = &mut rng_from_seed(5);
         for _ in 0..2 {
             let (step, _, next) = tree.descend(0, Seat::First, &moves, 0.7, rng).unwrap();
@@ -425,9 +431,7 @@ mod tests {
 
     #[test]
     fn a_root_prior_weighed_more_adds_visits_at_its_value_and_never_takes_them_away() {
-        let moves = [step((0, 3), (0, 4)), step((1, 3), (1, 4))];
-        let mut tree = Flat::<Stratego>::new(&moves);
-        tree.set_prior(vec![0.2, 0.6], 10);
+        let (moves, mut tree) = two_moves_with_prior([0.2, 0.6], 10);
         let rng = &mut rng_from_seed(7);
         let (first, _, _) = tree.descend(0, Seat::First, &moves, 0.7, rng).unwrap();
         tree.backup(&[first], 0.0, Seat::First);

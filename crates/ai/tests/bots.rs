@@ -69,6 +69,71 @@ fn bot_choice_ignores_hidden_information_it_cannot_see() {
     }
 }
 
+/// The same in Stratego, where the `expert` also evaluates each root move one ply deep
+/// before its search (the root prior): Second's back rank holds the same pieces on other
+/// squares, and Second moves only pieces that stand alike in both matches.
+#[test]
+fn stratego_bot_choice_ignores_hidden_information_it_cannot_see() {
+    use salpakan_engine::Match;
+    use salpakan_engine::stratego::{Setup, Setups, Stratego, StrategoOptions};
+    let o = StrategoOptions::default();
+    let first = Setup::random(Seat::First, &o, &mut rng_from_seed(1));
+    let second_a = Setup::random(Seat::Second, &o, &mut rng_from_seed(2));
+    let back: Vec<_> = second_a
+        .placements()
+        .iter()
+        .filter(|(sq, _)| sq.rank() == 9)
+        .map(|&(_, p)| p)
+        .collect();
+    let mut rotated = back.clone();
+    rotated.rotate_left(3);
+    assert_ne!(back, rotated, "the back rank's pieces differ somewhere");
+    let mut rotated = rotated.into_iter();
+    let placements: Vec<_> = second_a
+        .placements()
+        .iter()
+        .map(|&(sq, p)| match sq.rank() {
+            9 => (sq, rotated.next().unwrap()),
+            _ => (sq, p),
+        })
+        .collect();
+    let second_b = Setup::new(Seat::Second, &o, &placements).unwrap();
+    let mut a =
+        Match::<Stratego>::start(&o, Setups([first.clone(), second_a]), &mut rng_from_seed(3))
+            .unwrap();
+    let mut b =
+        Match::<Stratego>::start(&o, Setups([first, second_b]), &mut rng_from_seed(4)).unwrap();
+    // Quiet moves legal in both, by pieces that are the same in both.
+    let mut rng = rng_from_seed(5);
+    for _ in 0..8 {
+        let mut moves = Vec::new();
+        a.game().legal_moves(&mut moves);
+        let mut in_b = Vec::new();
+        b.game().legal_moves(&mut in_b);
+        let quiet: Vec<_> = moves
+            .into_iter()
+            .filter(|m| {
+                a.game().at(m.to).is_none()
+                    && a.game().at(m.from) == b.game().at(m.from)
+                    && in_b.contains(m)
+            })
+            .collect();
+        let mv = quiet[rand::Rng::random_range(&mut rng, 0..quiet.len())];
+        a.play(mv).unwrap();
+        b.play(mv).unwrap();
+    }
+    let (a, b) = (AnyMatch::from(a), AnyMatch::from(b));
+    for s in ["greedy", "mcts:iters=150", "expert:iters=300"] {
+        let bot = spec(s);
+        let ma = choose_move(&bot, &a, Seat::First, 9).unwrap();
+        let mb = choose_move(&bot, &b, Seat::First, 9).unwrap();
+        assert_eq!(
+            ma, mb,
+            "{s} changed its move when only hidden information changed"
+        );
+    }
+}
+
 #[test]
 fn mcts_is_deterministic_for_a_seed_and_an_iteration_budget() {
     for kind in GameKind::ALL {

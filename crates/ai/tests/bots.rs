@@ -36,6 +36,20 @@ fn bot_specs_parse_and_print_back() {
     assert!(BotSpec::builtin().len() >= 3);
 }
 
+/// Asserts that each of `bots` chooses the same move for First in `a` and in `b` (matches
+/// that differ only in what First cannot see).
+fn assert_first_chooses_alike(a: &AnyMatch, b: &AnyMatch, bots: &[&str]) {
+    for s in bots {
+        let bot = spec(s);
+        let ma = choose_move(&bot, a, Seat::First, 9).unwrap();
+        let mb = choose_move(&bot, b, Seat::First, 9).unwrap();
+        assert_eq!(
+            ma, mb,
+            "{s} changed its move when only hidden information changed"
+        );
+    }
+}
+
 /// Two Generals matches that differ only in Black's setup, with the same public moves:
 /// White's knowledge is identical, so White's choice must be too.
 #[test]
@@ -57,16 +71,11 @@ fn bot_choice_ignores_hidden_information_it_cannot_see() {
         b.play(mv).unwrap();
         played += 1;
     }
-    let (a, b) = (AnyMatch::from(a), AnyMatch::from(b));
-    for s in ["random", "greedy", "mcts:iters=150", "expert:iters=150"] {
-        let bot = spec(s);
-        let ma = choose_move(&bot, &a, Seat::First, 9).unwrap();
-        let mb = choose_move(&bot, &b, Seat::First, 9).unwrap();
-        assert_eq!(
-            ma, mb,
-            "{s} changed its move when only hidden information changed"
-        );
-    }
+    assert_first_chooses_alike(
+        &AnyMatch::from(a),
+        &AnyMatch::from(b),
+        &["random", "greedy", "mcts:iters=150", "expert:iters=150"],
+    );
 }
 
 /// The same in Stratego, where the `expert` also evaluates each root move one ply deep
@@ -122,16 +131,11 @@ fn stratego_bot_choice_ignores_hidden_information_it_cannot_see() {
         a.play(mv).unwrap();
         b.play(mv).unwrap();
     }
-    let (a, b) = (AnyMatch::from(a), AnyMatch::from(b));
-    for s in ["greedy", "mcts:iters=150", "expert:iters=300"] {
-        let bot = spec(s);
-        let ma = choose_move(&bot, &a, Seat::First, 9).unwrap();
-        let mb = choose_move(&bot, &b, Seat::First, 9).unwrap();
-        assert_eq!(
-            ma, mb,
-            "{s} changed its move when only hidden information changed"
-        );
-    }
+    assert_first_chooses_alike(
+        &AnyMatch::from(a),
+        &AnyMatch::from(b),
+        &["greedy", "mcts:iters=150", "expert:iters=300"],
+    );
 }
 
 #[test]

@@ -322,7 +322,8 @@ impl AiGame for Stratego {
     /// The search's values of its best root moves lie within a few hundredths of each other
     /// (`docs/ai.md`, *Twentieth session*): a prior of one-ply evaluations, 50 virtual
     /// visits a move at 4,000 iterations, gained 2.8 points against `mcts` over 1,200 deals
-    /// at fixed budgets and 3.5 over 200 at 100 ms (*Twenty-first session*).
+    /// at fixed budgets (*Twenty-first session*); at 100 ms 78.9% over the 400
+    /// games, against 77.5% for the last build measured on them (*Twenty-second session*).
     const EXPERT_ROOT_PRIOR: f64 = 1.0 / 80.0;
     /// Fitted 0.286 over 160 arena games (`expert` against `greedy` and `mcts`, 97,948
     /// seat-plies): log loss 0.807 raw, 0.533 read through it (`docs/ai.md`).

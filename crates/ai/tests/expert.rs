@@ -393,6 +393,17 @@ fn expert_extra(g: &Stratego, ctx: &sx::Context) -> f64 {
 /// First's Sergeant takes the Miner on f7: Second, to move, has 2 movable pieces left and
 /// no Miner. Returns that position and the expert context of First's knowledge at the start.
 fn endgame(miner: Square, second_bomb: Square) -> (Stratego, sx::Context) {
+    let (g, m) = endgame_in(miner, second_bomb, None);
+    (g, sx::context(&Knowledge::of(&m, Seat::First), &[]))
+}
+
+/// The position of [`endgame`] in a game whose quiet plies are limited to `limit`, and the
+/// match at its start.
+fn endgame_in(
+    miner: Square,
+    second_bomb: Square,
+    limit: Option<u32>,
+) -> (Stratego, Match<Stratego>) {
     let mut o = army_options(&[
         (Piece::Flag, 1),
         (Piece::Bomb, 2),
@@ -401,6 +412,7 @@ fn endgame(miner: Square, second_bomb: Square) -> (Stratego, sx::Context) {
         (Piece::Sergeant, 1),
     ]);
     o.setup_area = SetupArea::Board;
+    o.max_quiet_plies = limit;
     let pieces = [
         Piece::Flag,
         Piece::Bomb,
@@ -424,11 +436,67 @@ fn endgame(miner: Square, second_bomb: Square) -> (Stratego, sx::Context) {
         ),
     ]);
     let m = Match::<Stratego>::start(&o, setups.clone(), &mut rng_from_seed(1)).unwrap();
-    let ctx = sx::context(&Knowledge::of(&m, Seat::First), &[]);
     let mut g = Stratego::start(&o, setups).unwrap();
     g.play(Move::new(s(5, 5), s(5, 6))).unwrap();
     assert_eq!(g.at(s(5, 6)), Some((Seat::First, Piece::Sergeant)));
-    (g, ctx)
+    (g, m)
+}
+
+/// The expert's values for each seat of [`endgame_in`] (First's Miner on g8), after `quiet`
+/// more plies without an attack (the Scouts walking along ranks 10 and 8, Second's first),
+/// in a game whose quiet plies are limited to `limit`: with the search's context, and with
+/// the plain one (the analysis').
+fn quiet_values(quiet: usize, limit: Option<u32>) -> [(f64, f64); 2] {
+    let (mut g, m) = endgame_in(s(6, 7), s(1, 0), limit);
+    let walks = [
+        (s(0, 9), s(1, 9)),
+        (s(0, 7), s(1, 7)),
+        (s(1, 9), s(2, 9)),
+        (s(1, 7), s(2, 7)),
+        (s(2, 9), s(3, 9)),
+        (s(2, 7), s(3, 7)),
+    ];
+    for &(from, to) in &walks[..quiet] {
+        g.play(Move::new(from, to)).unwrap();
+    }
+    assert_eq!(g.quiet_plies(), quiet as u32);
+    Seat::BOTH.map(|seat| {
+        let k = Knowledge::of(&m, seat);
+        (
+            sx::evaluate(&g, seat, &sx::search_context(&k, &[])),
+            sx::evaluate(&g, seat, &sx::context(&k, &[])),
+        )
+    })
+}
+
+#[test]
+fn as_the_quiet_plies_near_their_limit_the_expert_search_values_a_side_ahead_nearer_a_draw() {
+    // (a draw's logit in the search: -0.5, a chance of 38%)
+    let draw = 1.0 / (1.0 + 0.5f64.exp());
+    // Up to half the limit (4 quiet plies of 8) the quiet plies change nothing.
+    assert_eq!(quiet_values(4, Some(8)), quiet_values(4, None));
+    // Past it (6 of 8), First (ahead: its Miner and Sergeant against a Sergeant) is valued
+    // nearer a draw in the search and Second (behind) too, from below; the analysis' plain
+    // context is not pulled.
+    let [first, second] = quiet_values(6, Some(8));
+    let [first_free, second_free] = quiet_values(6, None);
+    assert!(
+        first_free.0 > draw && second_free.0 < draw,
+        "{first_free:?} {second_free:?}"
+    );
+    assert!(
+        draw < first.0 && first.0 < first_free.0,
+        "First: {:.4} pulled from {:.4}",
+        first.0,
+        first_free.0
+    );
+    assert!(
+        second_free.0 < second.0 && second.0 < draw,
+        "Second: {:.4} pulled from {:.4}",
+        second.0,
+        second_free.0
+    );
+    assert_eq!((first.1, second.1), (first_free.1, second_free.1));
 }
 
 /// What First's expert evaluation gains, in logits beyond the plain one, with its Miner on

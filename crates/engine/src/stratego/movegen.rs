@@ -46,6 +46,13 @@ impl Stratego {
         self.occ[seat.index()]
     }
 
+    /// Consecutive plies without an attack (the quiet-ply count that `max_quiet_plies`
+    /// limits): public knowledge.
+    #[must_use]
+    pub fn quiet_plies(&self) -> u32 {
+        self.quiet
+    }
+
     /// The empty squares (the lakes are not squares a piece can stand on), as bits.
     #[must_use]
     pub fn empty_land(&self) -> u128 {

@@ -600,10 +600,10 @@ fn evaluate_with(
 }
 
 /// How far the quiet-move draw pulls a position's value towards a draw's: (quiet plies ÷
-/// `limit`)², 0 after a capture or a flip, 1 at the limit.
+/// `limit`)², 0 after a capture or a flip, 1 at the limit ([`super::quiet_pull`] from the
+/// first quiet ply).
 fn quiet_pull(g: &Banqi, limit: u32) -> f64 {
-    let q = f64::from(g.quiet_plies().min(limit)) / f64::from(limit);
-    q * q
+    super::quiet_pull(g.quiet_plies(), limit, 0.0)
 }
 
 /// How many of each kind a colour starts with, by [`Kind`] ([`Kind::count`]).

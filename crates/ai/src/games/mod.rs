@@ -192,6 +192,15 @@ pub(crate) fn centre(logits: impl ExactSizeIterator<Item = f64>) -> f64 {
     mean - mean.clamp(-CENTRE_BOUND, CENTRE_BOUND)
 }
 
+/// How far a game's draw by the quiet plies pulls a position's value towards a draw's, for
+/// the `expert`'s searches: 0 up to the share `from` of the `limit` (and after any ply that
+/// resets the count), then the square of the way from there to the limit, 1 at the limit.
+pub(crate) fn quiet_pull(quiet: u32, limit: u32, from: f64) -> f64 {
+    let q = f64::from(quiet.min(limit)) / f64::from(limit);
+    let q = ((q - from) / (1.0 - from)).max(0.0);
+    q * q
+}
+
 /// The logistic squashing of an evaluation score.
 pub(crate) fn squash(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())

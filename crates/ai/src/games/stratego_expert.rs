@@ -294,17 +294,17 @@ const DRAW: f64 = -0.5;
 /// evaluation towards a draw's ([`quiet_pull`]).
 const QUIET_FROM: f64 = 0.5;
 
-/// How far the quiet-ply draw pulls the value of `g` towards a draw's: 0 up to
-/// [`QUIET_FROM`] of the limit (and without a limit), then rising as the square of the way
-/// from there to the limit, where it is 1. (Pulled from the first quiet ply on, it
-/// changed every game, and the expert lost 7 more of 200 on the same deals.)
+/// How far the quiet-ply draw pulls the value of `g` towards a draw's
+/// ([`super::quiet_pull`] from [`QUIET_FROM`] of the limit; 0 without a limit). (Pulled
+/// from the first quiet ply on, it changed every game, and the expert lost 7 more of 200 on
+/// the same deals.)
 fn quiet_pull(g: &Stratego) -> f64 {
-    let Some(limit) = g.options().max_quiet_plies.filter(|&l| l > 0) else {
-        return 0.0;
-    };
-    let q = f64::from(g.quiet_plies().min(limit)) / f64::from(limit);
-    let q = ((q - QUIET_FROM) / (1.0 - QUIET_FROM)).max(0.0);
-    q * q
+    g.options()
+        .max_quiet_plies
+        .filter(|&l| l > 0)
+        .map_or(0.0, |limit| {
+            super::quiet_pull(g.quiet_plies(), limit, QUIET_FROM)
+        })
 }
 
 /// The two parts of [`evaluate`] for an unfinished game: the logit, and the chance that
